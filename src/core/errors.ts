@@ -1,0 +1,73 @@
+// Owns the one error type, StrataError, and the catalogue of stable error codes with their meaning.
+
+/** The broad class of a failure; exactly one module (http/error-status.ts) maps kinds to HTTP. */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'over_limit'
+  | 'unsupported_media'
+  | 'unavailable'
+  | 'internal';
+
+interface CodeInfo {
+  readonly kind: ErrorKind;
+  /** One sentence that says which rule was broken; docs/errors.md repeats it (a test checks). */
+  readonly doc: string;
+}
+
+/** Every error code Strata raises. Codes are stable: clients may match on them. */
+export const ERROR_CODES = {
+  INGEST_BATCH_TOO_LARGE: { kind: 'over_limit', doc: 'A write batch holds more points than INGEST_BATCH_POINTS_MAX.' },
+  INGEST_BATCH_EMPTY: { kind: 'invalid', doc: 'A write batch holds no points.' },
+  INGEST_POINTS_REJECTED: { kind: 'invalid', doc: 'Every point of a batch was rejected; details list each point and its reason.' },
+  INGEST_POINT_MALFORMED: { kind: 'invalid', doc: 'A point is not an object with tenant, metric, timestamp and value.' },
+  INGEST_TENANT_INVALID: { kind: 'invalid', doc: 'A tenant id is empty, too long or holds characters other than letters, digits, dash, dot and underscore.' },
+  INGEST_METRIC_NAME_EMPTY: { kind: 'invalid', doc: 'A metric name is empty.' },
+  INGEST_METRIC_NAME_TOO_LONG: { kind: 'invalid', doc: 'A metric name is longer than METRIC_NAME_LENGTH_MAX characters.' },
+  INGEST_UNIT_INVALID: { kind: 'invalid', doc: 'A unit is not a string of at most UNIT_LENGTH_MAX characters.' },
+  INGEST_VALUE_NOT_FINITE: { kind: 'invalid', doc: 'A numeric value is NaN or infinite.' },
+  INGEST_VALUE_INVALID: { kind: 'invalid', doc: 'A value is neither a finite number nor a string of at most STRING_VALUE_LENGTH_MAX characters.' },
+  INGEST_TIMESTAMP_INVALID: { kind: 'invalid', doc: 'A timestamp is not a safe integer number of milliseconds.' },
+  INGEST_TIMESTAMP_TOO_OLD: { kind: 'invalid', doc: 'A timestamp is older than the FULL retention allows.' },
+  INGEST_TIMESTAMP_IN_FUTURE: { kind: 'invalid', doc: 'A timestamp is more than INGEST_FUTURE_SKEW_MS ahead of the clock.' },
+  INGEST_HEAD_FULL: { kind: 'unavailable', doc: 'The in-memory head holds HEAD_POINTS_MAX points and sealing has not caught up; retry later.' },
+  QUERY_INVALID: { kind: 'invalid', doc: 'A query field is missing or malformed (tenant, metric, from, to, points, resolution or select).' },
+  QUERY_RANGE_INVALID: { kind: 'invalid', doc: 'A query range has from >= to or a bound that is not a safe integer.' },
+  QUERY_POINTS_OR_RESOLUTION_REQUIRED: { kind: 'invalid', doc: 'A query gives neither points nor resolution.' },
+  QUERY_RESOLUTION_INVALID: { kind: 'invalid', doc: 'A resolution is not one of FULL, MIN5, MIN20, MIN60, MIN240, MIN1440.' },
+  QUERY_SELECT_INVALID: { kind: 'invalid', doc: 'A select entry is not one of average, variance, min, max.' },
+  QUERY_POINTS_OVER_LIMIT: { kind: 'over_limit', doc: 'The chosen resolution would return more than QUERY_POINTS_MAX points; split the range.' },
+  LIST_LIMIT_INVALID: { kind: 'invalid', doc: 'A list limit is not an integer between 1 and LIST_ITEMS_MAX.' },
+  STORE_CLOSED: { kind: 'unavailable', doc: 'The store was closed; no further calls are accepted.' },
+  STORE_OPTIONS_INVALID: { kind: 'invalid', doc: 'openStore was given an invalid option (directory, retention table, grace or worker count).' },
+  STORE_SCHEMA_UNSUPPORTED: { kind: 'internal', doc: 'A data file was written by a newer schema version than this build understands.' },
+  ROLLUP_QUEUE_FULL: { kind: 'unavailable', doc: 'The rollup worker queue is full; the work stays recorded on disk and is retried.' },
+  INTERNAL: { kind: 'internal', doc: 'An unexpected condition; the log line with the same transaction id says more.' },
+} as const satisfies Record<string, CodeInfo>;
+
+/** A stable error code. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The one error type of Strata: a stable code, its kind, a message for people and details for programs. */
+export class StrataError extends Error {
+  override readonly name = 'StrataError';
+  readonly code: ErrorCode;
+  readonly kind: ErrorKind;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.code = code;
+    this.kind = ERROR_CODES[code].kind;
+    this.details = details;
+  }
+}
+
+/** True when `error` is a StrataError (also across realms, by shape). */
+export function isStrataError(error: unknown): error is StrataError {
+  return error instanceof StrataError;
+}

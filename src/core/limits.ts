@@ -1,0 +1,42 @@
+// Owns every limit of the engine as a named constant; relations between them are asserted at load.
+import { assert } from './assert.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from './time.js';
+
+/** Most points a single query may return (spec section 8). */
+export const QUERY_POINTS_MAX = 1440;
+/** Most points in one write batch. */
+export const INGEST_BATCH_POINTS_MAX = 100_000;
+/** Longest metric name, in characters. */
+export const METRIC_NAME_LENGTH_MAX = 255;
+/** Longest tenant id, in characters. */
+export const TENANT_LENGTH_MAX = 128;
+/** Longest unit label, in characters. */
+export const UNIT_LENGTH_MAX = 64;
+/** Longest string value, in characters. */
+export const STRING_VALUE_LENGTH_MAX = 1024;
+/** How far ahead of the clock a timestamp may be (Blueflood's AFTER_CURRENT_COLLECTIONTIME_MS). */
+export const INGEST_FUTURE_SKEW_MS = 10 * MINUTE_MS;
+/** Most points the in-memory head holds before writes are refused until sealing catches up. */
+export const HEAD_POINTS_MAX = 16_000_000;
+/** Head size at which the oldest windows are sealed early, whatever the clock says. */
+export const HEAD_POINTS_SEAL_EARLY = 8_000_000;
+/** Most rollup tasks waiting for a worker (piscina maxQueue). */
+export const ROLLUP_QUEUE_MAX = 64;
+/** Most rollup workers. */
+export const ROLLUP_WORKERS_MAX = 16;
+/** Most items in one page of a list (spec section 8). */
+export const LIST_ITEMS_MAX = 100;
+/** Most series one rollup task covers, so one task's message stays small. */
+export const ROLLUP_TASK_SERIES_MAX = 2_000;
+/** Default grace after a window closes before it is sealed and rolled up. */
+export const DEFAULT_GRACE_MS = 5 * MINUTE_MS;
+/** Longest grace accepted. */
+export const GRACE_MS_MAX = DAY_MS;
+/** How often the background loop looks for work to seal, roll up and sweep. */
+export const MAINTENANCE_INTERVAL_MS = 1_000;
+/** How long a window must go without writes before it is sealed early when it is already due. */
+export const SEAL_QUIET_MS = 2_000;
+
+assert(HEAD_POINTS_SEAL_EARLY < HEAD_POINTS_MAX, 'early seal threshold must be below the head cap');
+assert(INGEST_BATCH_POINTS_MAX <= HEAD_POINTS_MAX - HEAD_POINTS_SEAL_EARLY, 'a full batch must fit above the early-seal line');
+assert(GRACE_MS_MAX <= DAY_MS && DEFAULT_GRACE_MS < HOUR_MS, 'grace must stay well under the retention of FULL');

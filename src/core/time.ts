@@ -1,0 +1,36 @@
+// Owns time arithmetic: integer milliseconds since the epoch and half-open ranges [startMs, endMs).
+
+/** One second in milliseconds. */
+export const SECOND_MS = 1_000;
+/** One minute in milliseconds. */
+export const MINUTE_MS = 60 * SECOND_MS;
+/** One hour in milliseconds. */
+export const HOUR_MS = 60 * MINUTE_MS;
+/** One day in milliseconds. */
+export const DAY_MS = 24 * HOUR_MS;
+
+/** A half-open time range [startMs, endMs). */
+export interface TimeRange {
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
+/** Largest multiple of `widthMs` that is <= `timeMs` (works for negative times too). */
+export function alignDown(timeMs: number, widthMs: number): number {
+  return Math.floor(timeMs / widthMs) * widthMs;
+}
+
+/** Smallest multiple of `widthMs` that is >= `timeMs`. */
+export function alignUp(timeMs: number, widthMs: number): number {
+  return Math.ceil(timeMs / widthMs) * widthMs;
+}
+
+/** True when the two half-open ranges share at least one millisecond. */
+export function overlaps(a: TimeRange, b: TimeRange): boolean {
+  return a.startMs < b.endMs && b.startMs < a.endMs;
+}
+
+/** ISO 8601 UTC text of a millisecond timestamp, for messages and file names. */
+export function isoUtc(timeMs: number): string {
+  return new Date(timeMs).toISOString();
+}

@@ -1,0 +1,157 @@
+// Owns the public shapes of the embeddable store: options, requests, results and the Store interface.
+import type { Clock } from './core/clock.js';
+import type { Point } from './model/sample.js';
+import type { Resolution, RetentionTable } from './model/resolution.js';
+
+/** A statistic a query may select; numPoints is always present. */
+export type SelectStat = 'average' | 'variance' | 'min' | 'max';
+
+/** Options of openStore. Everything but `dir` has a default. */
+export interface StoreOptions {
+  /** Directory holding every data file; created when missing. */
+  readonly dir: string;
+  /** Clock for validation, sealing, rollups and retention (default: the system clock). */
+  readonly clock?: Clock;
+  /** Retention per resolution in ms; partial tables override the defaults. */
+  readonly retention?: Partial<RetentionTable>;
+  /** Wait after a window closes before it is sealed and rolled up (default 5 minutes). */
+  readonly graceMs?: number;
+  /** Rollup worker threads (default: 1 on a 2-core machine, cores - 1 otherwise). 0 runs rollups inline. */
+  readonly workers?: number;
+  /** Run sealing, rollups and the sweeper on a timer (default true). Tests turn it off and call flush(). */
+  readonly background?: boolean;
+  /** 'normal' survives a process crash (kill -9); 'full' also survives power loss, at a cost (default 'normal'). */
+  readonly durability?: 'normal' | 'full';
+  /** A pino-compatible logger; silent by default. */
+  readonly logger?: StoreLogger;
+}
+
+/** The subset of a pino logger the store uses. */
+export interface StoreLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Why one point of a batch was rejected. */
+export interface PointRejection {
+  /** Index of the point in the batch. */
+  readonly index: number;
+  readonly code: string;
+  readonly message: string;
+  /** Which field was wrong: tenant, metric, timestamp, value or unit. */
+  readonly field: string;
+}
+
+/** What a write did: how many points are durable and which were rejected and why. */
+export interface WriteResult {
+  readonly accepted: number;
+  readonly rejected: readonly PointRejection[];
+}
+
+/** Options of a write. */
+export interface WriteOptions {
+  /** When true (default false), a batch with any bad point is rejected whole. */
+  readonly atomic?: boolean;
+}
+
+/** A query of one series over [from, to). */
+export interface QueryRequest {
+  readonly tenant: string;
+  readonly metric: string;
+  /** Range start, integer ms, inclusive. */
+  readonly from: number;
+  /** Range end, integer ms, exclusive. */
+  readonly to: number;
+  /** Desired number of points; the planner picks a resolution. */
+  readonly points?: number;
+  /** Resolution to use as given. */
+  readonly resolution?: Resolution | string;
+  /** Statistics to return besides numPoints (default: average). */
+  readonly select?: readonly (SelectStat | string)[];
+}
+
+/** The planner's decision for a request, made without reading data. */
+export interface QueryPlan {
+  readonly resolution: Resolution;
+  readonly from: number;
+  readonly to: number;
+  /** Start of the part of the range that is served: data older than the retention is never returned. */
+  readonly servedFrom: number;
+  /** Points the resolution yields over the range (FULL counts one per 30 s). */
+  readonly expectedPoints: number;
+  /** True when expectedPoints exceeds QUERY_POINTS_MAX: the query would fail. */
+  readonly overLimit: boolean;
+  /** Plain-language account of the decision. */
+  readonly reason: string;
+}
+
+/** One value of a query result: a raw point (numPoints 1) or a rollup bucket. */
+export interface QueryValue {
+  /** Bucket start (or the raw point's time), integer ms. */
+  readonly timestamp: number;
+  readonly numPoints: number;
+  /** Mean of the numeric values; null when the bucket holds only string values. */
+  readonly average?: number | null;
+  readonly variance?: number | null;
+  readonly min?: number | null;
+  readonly max?: number | null;
+  /** A raw string value (FULL only). */
+  readonly value?: string;
+}
+
+/** A query result. */
+export interface QueryResult {
+  readonly resolution: Resolution;
+  readonly unit: string | null;
+  readonly values: readonly QueryValue[];
+}
+
+/** One entry of listMetrics. */
+export interface MetricInfo {
+  readonly name: string;
+  readonly unit: string | null;
+}
+
+/** Options of listMetrics: a glob (`*` and `?`), a page size and a marker to start after. */
+export interface ListMetricsOptions {
+  readonly glob?: string;
+  readonly limit?: number;
+  /** Name after which the page starts (exclusive). */
+  readonly after?: string;
+}
+
+/** A page of metrics. */
+export interface MetricPage {
+  readonly metrics: readonly MetricInfo[];
+  /** Name to pass as `after` for the next page; null on the last page. */
+  readonly nextAfter: string | null;
+}
+
+/** Counters a server exposes on /metrics. */
+export interface StoreStats {
+  readonly pointsAccepted: number;
+  readonly pointsRejected: number;
+  readonly headPoints: number;
+  readonly rollupQueueDepth: number;
+  /** Age in ms of the oldest due rollup work, 0 when none is due. */
+  readonly rollupLagMs: number;
+}
+
+/** The embeddable store. */
+export interface Store {
+  /** Validates and durably appends a batch; resolves once every accepted point is on disk. */
+  write(points: readonly Point[], options?: WriteOptions): Promise<WriteResult>;
+  /** Plans and runs a query. */
+  query(request: QueryRequest): Promise<QueryResult>;
+  /** The planner's decision, without reading data. */
+  plan(request: QueryRequest): QueryPlan;
+  /** Metric names of a tenant, sorted, paged. */
+  listMetrics(tenant: string, options?: ListMetricsOptions): MetricPage;
+  /** Seals every window and runs every rollup due (ignoring the grace), then sweeps. */
+  flush(): Promise<void>;
+  /** Current counters. */
+  stats(): StoreStats;
+  /** Makes everything durable, stops workers and closes files. */
+  close(): Promise<void>;
+}
