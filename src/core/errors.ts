@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   INGEST_POINT_MALFORMED: { kind: 'invalid', doc: 'A point is not an object with tenant, metric, timestamp and value.' },
   INGEST_TENANT_INVALID: { kind: 'invalid', doc: 'A tenant id is empty, too long or holds characters other than letters, digits, dash, dot and underscore.' },
   INGEST_METRIC_NAME_EMPTY: { kind: 'invalid', doc: 'A metric name is empty.' },
+  INGEST_METRIC_NAME_INVALID: { kind: 'invalid', doc: 'A metric name is not a string or holds control characters.' },
   INGEST_METRIC_NAME_TOO_LONG: { kind: 'invalid', doc: 'A metric name is longer than METRIC_NAME_LENGTH_MAX characters.' },
   INGEST_UNIT_INVALID: { kind: 'invalid', doc: 'A unit is not a string of at most UNIT_LENGTH_MAX characters.' },
   INGEST_VALUE_NOT_FINITE: { kind: 'invalid', doc: 'A numeric value is NaN or infinite.' },

@@ -26,6 +26,10 @@ export const ROLLUP_QUEUE_MAX = 64;
 export const ROLLUP_WORKERS_MAX = 16;
 /** Most items in one page of a list (spec section 8). */
 export const LIST_ITEMS_MAX = 100;
+/** Most metrics one listMetrics page returns. */
+export const METRICS_PAGE_MAX = 1_000;
+/** Metrics per listMetrics page when no limit is given. */
+export const METRICS_PAGE_DEFAULT = 100;
 /** Most series one rollup task covers, so one task's message stays small. */
 export const ROLLUP_TASK_SERIES_MAX = 2_000;
 /** Default grace after a window closes before it is sealed and rolled up. */

@@ -26,16 +26,19 @@ interface ResolutionLayout {
 }
 
 /**
- * Layout per resolution. Every chunk width is a multiple of the next coarser bucket width, and
- * every partition width a multiple of the chunk width, so buckets never straddle chunks or files.
+ * Layout per resolution. Every chunk width is a multiple of the next coarser bucket width, every
+ * coarser chunk width a multiple of the finer one, and every partition width a multiple of the
+ * chunk width: a bucket never straddles chunks or files, and a rollup source chunk always lies in
+ * exactly one target chunk. Rollup chunks hold 288 to 336 buckets; FULL chunks 2 h (240 points at
+ * 30 s), the block length Gorilla and Prometheus use.
  */
 export const LAYOUT: Readonly<Record<Resolution, ResolutionLayout>> = {
   FULL: { bucketWidthMs: FULL_ASSUMED_INTERVAL_MS, chunkWidthMs: 2 * HOUR_MS, partitionWidthMs: 6 * HOUR_MS },
   MIN5: { bucketWidthMs: 5 * MINUTE_MS, chunkWidthMs: DAY_MS, partitionWidthMs: DAY_MS },
   MIN20: { bucketWidthMs: 20 * MINUTE_MS, chunkWidthMs: 4 * DAY_MS, partitionWidthMs: 4 * DAY_MS },
-  MIN60: { bucketWidthMs: 60 * MINUTE_MS, chunkWidthMs: 10 * DAY_MS, partitionWidthMs: 10 * DAY_MS },
-  MIN240: { bucketWidthMs: 240 * MINUTE_MS, chunkWidthMs: 40 * DAY_MS, partitionWidthMs: 40 * DAY_MS },
-  MIN1440: { bucketWidthMs: 1440 * MINUTE_MS, chunkWidthMs: 360 * DAY_MS, partitionWidthMs: 360 * DAY_MS },
+  MIN60: { bucketWidthMs: 60 * MINUTE_MS, chunkWidthMs: 12 * DAY_MS, partitionWidthMs: 12 * DAY_MS },
+  MIN240: { bucketWidthMs: 240 * MINUTE_MS, chunkWidthMs: 48 * DAY_MS, partitionWidthMs: 48 * DAY_MS },
+  MIN1440: { bucketWidthMs: 1440 * MINUTE_MS, chunkWidthMs: 336 * DAY_MS, partitionWidthMs: 336 * DAY_MS },
 };
 
 /** Default retention per resolution (spec section 8). */

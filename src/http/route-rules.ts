@@ -1,0 +1,52 @@
+// Owns the per-route rules the request hooks enforce: who may call, which bodies and answers, which queue.
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../identity/identity-service.js';
+
+/**
+ * Who may call a route: `public` needs no token; `token` needs a valid token (the handler checks
+ * more); `read` and `write` also need the token's tenant to be the URL's `:tenant`, and `write`
+ * needs a role that may write.
+ */
+export type Access = 'public' | 'token' | 'read' | 'write';
+
+/** A kind of work with its own admission queue. */
+export type WorkKind = 'ingest' | 'query';
+
+/** Media types Strata reads and writes. */
+export const JSON_TYPE = 'application/json';
+/** msgpack, for fast ingest clients (msgpackr). */
+export const MSGPACK_TYPE = 'application/x-msgpack';
+
+/** Rules of one route, carried in fastify's route `config`. */
+export interface RouteRules {
+  readonly access: Access;
+  /** Content types a body may have; absent when the route takes no body. */
+  readonly bodyTypes?: readonly string[];
+  /** Media types the route answers with; the Accept header must allow one (default JSON). */
+  readonly produces?: readonly string[];
+  /** Admission queue the handler runs in; absent for cheap routes. */
+  readonly work?: WorkKind;
+}
+
+/** The rules of the route a request matched (public and JSON for unmatched requests). */
+export function rulesOf(request: FastifyRequest): RouteRules {
+  const config = request.routeOptions.config as Partial<RouteRules> | undefined;
+  return config?.access !== undefined ? (config as RouteRules) : { access: 'public' };
+}
+
+/** The principal the auth hook attached (undefined on public routes). */
+export function principalOf(request: FastifyRequest): Principal | undefined {
+  return (request as FastifyRequest & { principal?: Principal }).principal;
+}
+
+/** Attaches the principal of a request. */
+export function setPrincipal(request: FastifyRequest, principal: Principal): void {
+  (request as FastifyRequest & { principal?: Principal }).principal = principal;
+}
+
+/** The token a request carries in X-Auth-Token, if any. */
+export function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-auth-token'];
+  const token = Array.isArray(header) ? header[0] : header;
+  return token === undefined || token === '' ? undefined : token;
+}

@@ -1,0 +1,156 @@
+// Owns the ingest body: decoding JSON or msgpack and mapping Blueflood points onto the store's points.
+import { unpack } from 'msgpackr';
+import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
+import type { Point } from '../../../model/sample.js';
+import { httpError } from '../../http-errors.js';
+import { MSGPACK_TYPE } from '../../route-rules.js';
+import type { IngestErrorEntry } from './ingest-fault.js';
+
+/** Largest ttlInSeconds (Blueflood: Integer.MAX_VALUE). */
+export const TTL_SECONDS_MAX = 2_147_483_647;
+
+/** Whose points a body holds: the URL's tenant, or each point's `tenantId` (multi). */
+export type IngestScope =
+  | { readonly multi: false; readonly tenant: string }
+  | { readonly multi: true; readonly ownTenant: string; readonly anyTenant: boolean };
+
+/** Points for the store, where each came from in the body, and the points refused before the store. */
+export interface IngestMapping {
+  readonly points: Point[];
+  /** Body index of each point; null when points[i] came from body[i] for every i. */
+  readonly positions: number[] | null;
+  readonly errors: IngestErrorEntry[];
+  /** Points with a null metricValue, skipped without error as Blueflood does. */
+  readonly skipped: number;
+}
+
+/** Decodes a raw ingest body; throws HTTP_BODY_INVALID unless it is an array, INGEST_BATCH_TOO_LARGE when too long. */
+export function decodeIngestBody(raw: unknown, mediaType: string): unknown[] {
+  if (!Buffer.isBuffer(raw) || raw.length === 0) throw httpError('HTTP_BODY_INVALID', 'The request body is empty; send an array of metrics.');
+  let body: unknown;
+  try {
+    // JSON.parse instead of a prototype-scanning parser: only known fields are read from the
+    // result, so a "__proto__" key is inert here.
+    body = mediaType === MSGPACK_TYPE ? unpack(raw) : JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw httpError('HTTP_BODY_INVALID', `Cannot parse content: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(body)) throw httpError('HTTP_BODY_INVALID', 'The request body must be an array of metrics.');
+  if (body.length > INGEST_BATCH_POINTS_MAX) {
+    throw httpError('HTTP_BODY_TOO_LARGE', `A batch may hold at most ${INGEST_BATCH_POINTS_MAX} metrics; this one holds ${body.length}.`, {
+      points: body.length,
+      limit: INGEST_BATCH_POINTS_MAX,
+    });
+  }
+  return body;
+}
+
+interface RawMetric {
+  readonly metricName?: unknown;
+  readonly metricValue?: unknown;
+  readonly collectionTime?: unknown;
+  readonly ttlInSeconds?: unknown;
+  readonly unit?: unknown;
+  readonly tenantId?: unknown;
+}
+
+function entry(index: number, tenantId: string, raw: RawMetric, source: string, code: string, message: string): IngestErrorEntry {
+  const metricName = typeof raw.metricName === 'string' ? raw.metricName : '';
+  const base = { index, tenantId, metricName, source, message, code };
+  return typeof raw.collectionTime === 'number' ? { ...base, timestamp: raw.collectionTime } : base;
+}
+
+/** Why a point is refused before reaching the store, or undefined when it may go on. */
+function precheck(raw: RawMetric, index: number, tenant: string): IngestErrorEntry | undefined {
+  if (typeof raw.metricName !== 'string') return entry(index, tenant, raw, 'metricName', 'INGEST_POINT_MALFORMED', 'metricName must be a string');
+  const value = raw.metricValue;
+  if (typeof value !== 'number' && typeof value !== 'string') {
+    return entry(index, tenant, raw, 'metricValue', 'INGEST_VALUE_INVALID', 'metricValue must be a number or a string');
+  }
+  if (typeof raw.collectionTime !== 'number') {
+    return entry(index, tenant, raw, 'collectionTime', 'INGEST_TIMESTAMP_INVALID', 'collectionTime must be a number of milliseconds');
+  }
+  const ttl = raw.ttlInSeconds;
+  if (ttl !== undefined && ttl !== null && !(Number.isInteger(ttl) && (ttl as number) >= 1 && (ttl as number) <= TTL_SECONDS_MAX)) {
+    return entry(index, tenant, raw, 'ttlInSeconds', 'INGEST_TTL_INVALID', `ttlInSeconds must be between 1 and ${TTL_SECONDS_MAX}`);
+  }
+  if (raw.unit !== undefined && raw.unit !== null && typeof raw.unit !== 'string') {
+    return entry(index, tenant, raw, 'unit', 'INGEST_UNIT_INVALID', 'unit must be a string');
+  }
+  return undefined;
+}
+
+function tenantOf(raw: RawMetric, index: number, scope: IngestScope): string | IngestErrorEntry {
+  if (!scope.multi) return scope.tenant;
+  const tenantId = raw.tenantId;
+  if (typeof tenantId !== 'string' || tenantId === '') {
+    return entry(index, '', raw, 'tenantId', 'INGEST_TENANT_INVALID', 'tenantId is required for each metric of a multi-tenant batch');
+  }
+  if (!scope.anyTenant && tenantId !== scope.ownTenant) {
+    return entry(index, tenantId, raw, 'tenantId', 'AUTH_TENANT_FORBIDDEN', 'the token does not grant access to this tenant');
+  }
+  return tenantId;
+}
+
+/**
+ * Maps body metrics onto store points. Shape errors the store cannot report in body terms are
+ * refused here; value, time, name and unit rules stay with the store (one place for them).
+ */
+export function mapIngestItems(items: readonly unknown[], scope: IngestScope): IngestMapping {
+  const points: Point[] = [];
+  const errors: IngestErrorEntry[] = [];
+  let positions: number[] | null = null;
+  let skipped = 0;
+  let count = 0;
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    const raw: RawMetric = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as RawMetric) : {};
+    const tenant = tenantOf(raw, index, scope);
+    let problem: IngestErrorEntry | undefined = typeof tenant === 'string' ? undefined : tenant;
+    if (problem === undefined && raw.metricValue === null) {
+      // Blueflood skips a null metricValue silently; clients send them for "no reading".
+      skipped += 1;
+      positions ??= points.slice(0, count).map((_, i) => i);
+      continue;
+    }
+    problem ??= precheck(raw, index, tenant as string);
+    if (problem !== undefined) {
+      errors.push(problem);
+      positions ??= points.slice(0, count).map((_, i) => i);
+      continue;
+    }
+    // One object shape for every point keeps the store's loops monomorphic.
+    points.push({
+      tenant: tenant as string,
+      metric: raw.metricName as string,
+      timestamp: raw.collectionTime as number,
+      value: raw.metricValue as number | string,
+      unit: typeof raw.unit === 'string' ? raw.unit : undefined,
+    });
+    if (positions !== null) positions.push(index);
+    count += 1;
+  }
+  return { points, positions, errors, skipped };
+}
+
+const SOURCE_OF_FIELD: Readonly<Record<string, string>> = {
+  tenant: 'tenantId',
+  metric: 'metricName',
+  timestamp: 'collectionTime',
+  value: 'metricValue',
+  unit: 'unit',
+};
+
+/** Error entries for the store's rejections, in body terms (index, field name). */
+export function storeRejectionEntries(
+  rejected: readonly { index: number; code: string; message: string; field: string }[],
+  mapping: IngestMapping,
+  items: readonly unknown[],
+): IngestErrorEntry[] {
+  return rejected.map((rejection) => {
+    const index = mapping.positions === null ? rejection.index : (mapping.positions[rejection.index] ?? rejection.index);
+    const point = mapping.points[rejection.index];
+    const raw = (items[index] ?? {}) as RawMetric;
+    return entry(index, point?.tenant ?? '', raw, SOURCE_OF_FIELD[rejection.field] ?? rejection.field, rejection.code, rejection.message);
+  });
+}

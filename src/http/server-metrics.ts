@@ -1,0 +1,68 @@
+// Owns the server's Prometheus metrics: one prom-client Registry per server, never the global one.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Store } from '../store-types.js';
+import type { Admission } from './admission.js';
+
+/** Latency buckets in seconds: sub-millisecond plots up to multi-second batches. */
+const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The counters and histograms the routes update, and the registry /metrics renders. */
+export interface ServerMetrics {
+  readonly registry: Registry;
+  readonly pointsIngested: Counter<'format'>;
+  readonly pointsRejected: Counter<'format'>;
+  readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
+  readonly admissionRejected: Counter<'work'>;
+}
+
+/** Creates the server's registry: request latency, ingest counters, queue depth and the store's own gauges. */
+export function createServerMetrics(store: Store, admission: Admission, options: { processMetrics: boolean }): ServerMetrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'strata_' });
+  const metrics: ServerMetrics = {
+    registry,
+    pointsIngested: new Counter({ name: 'strata_points_ingested_total', help: 'Points accepted durably through the ingest API.', labelNames: ['format'], registers: [registry] }),
+    pointsRejected: new Counter({ name: 'strata_points_rejected_total', help: 'Points rejected by the ingest API, per point.', labelNames: ['format'], registers: [registry] }),
+    requestSeconds: new Histogram({
+      name: 'strata_http_request_duration_seconds',
+      help: 'HTTP request latency from arrival to the last byte sent.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS_S,
+      registers: [registry],
+    }),
+    admissionRejected: new Counter({ name: 'strata_admission_rejected_total', help: 'Requests refused with 503 because their queue was full.', labelNames: ['work'], registers: [registry] }),
+  };
+  new Gauge({
+    name: 'strata_admission_queue_depth',
+    help: 'Requests running or waiting in each admission queue.',
+    labelNames: ['work', 'state'],
+    registers: [registry],
+    collect() {
+      for (const [work, depth] of admission.depths()) {
+        this.set({ work, state: 'running' }, depth.running);
+        this.set({ work, state: 'waiting' }, depth.waiting);
+      }
+    },
+  });
+  const storeGauge = (name: string, help: string, read: (stats: ReturnType<Store['stats']>) => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        // A closed store has no stats; the gauge keeps its last value rather than failing the scrape.
+        try {
+          this.set(read(store.stats()));
+        } catch {
+          /* store closed */
+        }
+      },
+    });
+  };
+  storeGauge('strata_rollup_lag_seconds', 'Age of the oldest rollup work that is due, 0 when none is.', (stats) => stats.rollupLagMs / 1000);
+  storeGauge('strata_rollup_queue_depth', 'Rollup tasks waiting for a worker.', (stats) => stats.rollupQueueDepth);
+  storeGauge('strata_head_points', 'Points held in the in-memory head, not yet sealed.', (stats) => stats.headPoints);
+  storeGauge('strata_store_points_accepted', 'Points the store accepted since it opened (all clients).', (stats) => stats.pointsAccepted);
+  storeGauge('strata_store_points_rejected', 'Points the store rejected since it opened (all clients).', (stats) => stats.pointsRejected);
+  return metrics;
+}

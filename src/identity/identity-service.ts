@@ -1,0 +1,160 @@
+// Owns the identity rules: creating users, issuing, validating and revoking tokens with an injected clock.
+import type { Clock } from '../core/clock.js';
+import { HOUR_MS } from '../core/time.js';
+import { identityError } from './identity-errors.js';
+import { IdentityStore, type UserRecord } from './identity-store.js';
+import { ABSENT_KEY_HASH, hashesEqual, newApiKey, newToken, newUserId, sha256 } from './secrets.js';
+import { checkNewUser, type Role } from './user-rules.js';
+
+/** Default token lifetime: a day, as the reference identity service issues them. */
+export const DEFAULT_TOKEN_TTL_MS = 24 * HOUR_MS;
+/** Shortest token lifetime accepted. */
+export const TOKEN_TTL_MS_MIN = 1_000;
+/** Longest token lifetime accepted: a leaked token must not live for ever. */
+export const TOKEN_TTL_MS_MAX = 30 * 24 * HOUR_MS;
+
+/** A user as shown to callers: never the key hash. */
+export interface UserInfo {
+  readonly id: string;
+  readonly username: string;
+  readonly tenant: string;
+  readonly role: Role;
+  readonly createdMs: number;
+}
+
+/** Who a valid token speaks for, and until when. */
+export interface Principal {
+  readonly user: UserInfo;
+  readonly issuedMs: number;
+  readonly expiresMs: number;
+}
+
+/** A newly issued token: the only moment its id exists outside the client. */
+export interface IssuedToken extends Principal {
+  readonly token: string;
+}
+
+/** Options of openIdentity. */
+export interface IdentityOptions {
+  /** Data directory; identity.sqlite is created in it. */
+  readonly dir: string;
+  readonly clock: Clock;
+  /** Token lifetime (default DEFAULT_TOKEN_TTL_MS). */
+  readonly tokenTtlMs?: number;
+}
+
+/** Fields of a new user; the API key is generated when absent. */
+export interface NewUser {
+  readonly username: string;
+  readonly tenant: string;
+  readonly role?: Role | string;
+  readonly apiKey?: string;
+}
+
+function info(user: UserRecord): UserInfo {
+  return { id: user.id, username: user.username, tenant: user.tenant, role: user.role, createdMs: user.createdMs };
+}
+
+/** The identity service: users, API keys and tokens, stored only as hashes. */
+export class IdentityService {
+  private readonly store: IdentityStore;
+  private readonly clock: Clock;
+  /** Token lifetime in ms. */
+  readonly tokenTtlMs: number;
+
+  constructor(options: IdentityOptions) {
+    const ttl = options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS;
+    if (!Number.isSafeInteger(ttl) || ttl < TOKEN_TTL_MS_MIN || ttl > TOKEN_TTL_MS_MAX) {
+      throw new RangeError(`token lifetime must be an integer between ${TOKEN_TTL_MS_MIN} and ${TOKEN_TTL_MS_MAX} ms`);
+    }
+    this.tokenTtlMs = ttl;
+    this.clock = options.clock;
+    this.store = new IdentityStore(options.dir);
+  }
+
+  /** Creates a user; returns it with its API key, which is shown this once and never stored. */
+  createUser(fields: NewUser): { user: UserInfo; apiKey: string } {
+    const apiKey = fields.apiKey ?? newApiKey();
+    const role = fields.role ?? 'admin';
+    checkNewUser({ username: fields.username, tenant: fields.tenant, role, apiKey });
+    const user: UserRecord = {
+      id: newUserId(),
+      username: fields.username,
+      tenant: fields.tenant,
+      role: role as Role,
+      apiKeySha256: sha256(apiKey),
+      createdMs: this.clock.now(),
+    };
+    if (this.store.userByName(user.username) !== undefined || !this.insert(user)) {
+      throw identityError('IDENTITY_USERNAME_TAKEN', `a user named ${user.username} exists already`, { username: user.username });
+    }
+    return { user: info(user), apiKey };
+  }
+
+  private insert(user: UserRecord): boolean {
+    try {
+      return this.store.insertUser(user);
+    } catch (error) {
+      // Another process may have inserted the same username between our check and insert.
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
+      throw error;
+    }
+  }
+
+  /** Every user, by username. */
+  listUsers(): UserInfo[] {
+    return this.store.listUsers().map(info);
+  }
+
+  /** How many users exist (0 on a first run). */
+  userCount(): number {
+    return this.store.userCount();
+  }
+
+  /**
+   * Issues a new token for a username and API key, optionally checking the tenant the client
+   * names. Throws IDENTITY_CREDENTIALS_INVALID with one message whatever was wrong.
+   */
+  authenticate(username: string, apiKey: string, tenant?: string): IssuedToken {
+    const user = this.store.userByName(username);
+    // Compare against a fixed hash when the user is unknown, so timing does not reveal usernames.
+    const keyMatches = hashesEqual(sha256(apiKey), user?.apiKeySha256 ?? ABSENT_KEY_HASH);
+    if (user === undefined || !keyMatches || (tenant !== undefined && tenant !== user.tenant)) {
+      throw identityError('IDENTITY_CREDENTIALS_INVALID', 'Unable to authenticate user with credentials provided.');
+    }
+    const nowMs = this.clock.now();
+    this.store.purgeExpired(nowMs);
+    const token = newToken();
+    const expiresMs = nowMs + this.tokenTtlMs;
+    this.store.insertToken(sha256(token), user.id, nowMs, expiresMs);
+    return { token, user: info(user), issuedMs: nowMs, expiresMs };
+  }
+
+  /** The principal of a token, or undefined when it is unknown, expired or revoked. */
+  validate(token: string): Principal | undefined {
+    const hash = sha256(token);
+    const record = this.store.tokenByHash(hash);
+    // The lookup is by hash, so an attacker timing it learns about hashes, not the token; the
+    // constant-time compare keeps the rule "secrets are compared in constant time" literal.
+    if (record === undefined || !hashesEqual(record.tokenSha256, hash)) return undefined;
+    if (this.clock.now() >= record.expiresMs) return undefined;
+    return { user: info(record.user), issuedMs: record.issuedMs, expiresMs: record.expiresMs };
+  }
+
+  /** Revokes a token; false when it was not live. */
+  revoke(token: string): boolean {
+    const live = this.validate(token) !== undefined;
+    const deleted = this.store.deleteToken(sha256(token));
+    return live && deleted;
+  }
+
+  /** Closes the identity file. */
+  close(): void {
+    this.store.close();
+  }
+}
+
+/** Opens (creating when missing) the identity service over `dir/identity.sqlite`. */
+export function openIdentity(options: IdentityOptions): IdentityService {
+  return new IdentityService(options);
+}

@@ -1,0 +1,68 @@
+// Owns one series' buffer of recent points in one window: append, then sort and de-duplicate.
+import type { SampleColumns, StringColumns } from '../model/bucket.js';
+
+const INITIAL_CAPACITY = 16;
+
+/** Points of one series in one head window, in arrival order until finalized. */
+export class HeadBuffer {
+  timestampsMs = new Float64Array(INITIAL_CAPACITY);
+  values = new Float64Array(INITIAL_CAPACITY);
+  length = 0;
+  /** String values by buffer position; the value slot holds NaN. */
+  strings: Map<number, string> | null = null;
+  /** True while every append was later than the one before (the common case: no sort needed). */
+  ascending = true;
+
+  /** Appends a point; a NaN value with `text` set is a string point. */
+  append(timestampMs: number, value: number, text: string | undefined): void {
+    const n = this.length;
+    if (n === this.timestampsMs.length) this.grow();
+    if (n > 0 && timestampMs <= (this.timestampsMs[n - 1] as number)) this.ascending = false;
+    this.timestampsMs[n] = timestampMs;
+    this.values[n] = value;
+    if (text !== undefined) (this.strings ??= new Map()).set(n, text);
+    this.length = n + 1;
+  }
+
+  private grow(): void {
+    const ts = new Float64Array(this.timestampsMs.length * 2);
+    ts.set(this.timestampsMs);
+    this.timestampsMs = ts;
+    const vs = new Float64Array(this.values.length * 2);
+    vs.set(this.values);
+    this.values = vs;
+  }
+
+  /** The samples, ascending, one per timestamp (the last written wins), strings apart. */
+  samples(): SampleColumns {
+    const n = this.length;
+    if (this.ascending && this.strings === null) {
+      return { length: n, timestampsMs: this.timestampsMs.slice(0, n), values: this.values.slice(0, n), strings: null };
+    }
+    // Stable sort of positions by time; the last position of equal timestamps is the last write.
+    const order = Array.from({ length: n }, (_, i) => i);
+    if (!this.ascending) order.sort((a, b) => (this.timestampsMs[a] as number) - (this.timestampsMs[b] as number) || a - b);
+    const ts = new Float64Array(n);
+    const vs = new Float64Array(n);
+    const strTs: number[] = [];
+    const strVs: string[] = [];
+    let count = 0;
+    for (let k = 0; k < n; k++) {
+      const i = order[k] as number;
+      const t = this.timestampsMs[i] as number;
+      const next = order[k + 1];
+      if (next !== undefined && this.timestampsMs[next] === t) continue;
+      const text = this.strings?.get(i);
+      if (text !== undefined) {
+        strTs.push(t);
+        strVs.push(text);
+      } else {
+        ts[count] = t;
+        vs[count] = this.values[i] as number;
+        count++;
+      }
+    }
+    const strings: StringColumns | null = strTs.length > 0 ? { length: strTs.length, timestampsMs: Float64Array.from(strTs), values: strVs } : null;
+    return { length: count, timestampsMs: ts.slice(0, count), values: vs.slice(0, count), strings };
+  }
+}

@@ -1,0 +1,98 @@
+// Owns the head: recent points per FULL chunk window and series, held in memory until sealed.
+import { alignDown } from '../core/time.js';
+import { LAYOUT } from '../model/resolution.js';
+import type { BatchColumns } from '../storage/wal-record.js';
+import { HeadBuffer } from './head-buffer.js';
+
+const CHUNK_WIDTH_MS = LAYOUT.FULL.chunkWidthMs;
+
+/** The head's points of one FULL chunk window. */
+export class HeadWindow {
+  readonly startMs: number;
+  readonly series = new Map<number, HeadBuffer>();
+  points = 0;
+  /** Clock time of the last write into this window. */
+  lastWriteMs = 0;
+  /** WAL seqs with points in this window, ascending, without repeats. */
+  readonly seqs: number[] = [];
+
+  constructor(startMs: number) {
+    this.startMs = startMs;
+  }
+
+  /** End of the window (exclusive). */
+  get endMs(): number {
+    return this.startMs + CHUNK_WIDTH_MS;
+  }
+}
+
+/** Decides whether a replayed point of window `windowStartMs` from record `seq` is already sealed. */
+export type SealedCheck = (windowStartMs: number, seq: number) => boolean;
+
+/** The head: windows by start time. */
+export class Head {
+  readonly windows = new Map<number, HeadWindow>();
+  points = 0;
+
+  /**
+   * Applies a batch written (or replayed) as WAL record `seq`. Points of windows for which
+   * `isSealed` says yes are skipped (replay after a seal). Returns how many points were applied and
+   * how many windows now hold points of record `seq` (the record stays live until all are sealed).
+   */
+  apply(batch: BatchColumns, seq: number, nowMs: number, isSealed?: SealedCheck): { points: number; windows: number } {
+    const { length, seriesIds, timestampsMs, values, strings } = batch;
+    let window: HeadWindow | undefined;
+    let windowStart = NaN;
+    let skipWindow = false;
+    let applied = 0;
+    let windows = 0;
+    for (let i = 0; i < length; i++) {
+      const t = timestampsMs[i] as number;
+      if (!(t >= windowStart && t < windowStart + CHUNK_WIDTH_MS)) {
+        windowStart = alignDown(t, CHUNK_WIDTH_MS);
+        skipWindow = isSealed !== undefined && isSealed(windowStart, seq);
+        window = skipWindow ? undefined : this.windowAt(windowStart, nowMs);
+        if (window !== undefined && window.seqs[window.seqs.length - 1] !== seq) {
+          window.seqs.push(seq);
+          windows++;
+        }
+      }
+      if (window === undefined) continue;
+      const id = seriesIds[i] as number;
+      let buffer = window.series.get(id);
+      if (buffer === undefined) {
+        buffer = new HeadBuffer();
+        window.series.set(id, buffer);
+      }
+      buffer.append(t, values[i] as number, strings === null ? undefined : strings.get(i));
+      window.points++;
+      applied++;
+    }
+    this.points += applied;
+    return { points: applied, windows };
+  }
+
+  private windowAt(startMs: number, nowMs: number): HeadWindow {
+    let window = this.windows.get(startMs);
+    if (window === undefined) {
+      window = new HeadWindow(startMs);
+      this.windows.set(startMs, window);
+    }
+    window.lastWriteMs = nowMs;
+    return window;
+  }
+
+  /** Removes and returns a window (it is being sealed). */
+  take(startMs: number): HeadWindow | undefined {
+    const window = this.windows.get(startMs);
+    if (window === undefined) return undefined;
+    this.windows.delete(startMs);
+    this.points -= window.points;
+    return window;
+  }
+
+  /** Window starts in the head, ascending. */
+  starts(): number[] {
+    return [...this.windows.keys()].sort((a, b) => a - b);
+  }
+}

@@ -1,0 +1,135 @@
+// Owns the in-memory index of due rollup work, mirrored from catalog.sqlite's rollup_due table.
+import { ROLLUP_TASK_SERIES_MAX } from '../core/limits.js';
+import { alignDown } from '../core/time.js';
+import { coarserOf, LAYOUT, RESOLUTIONS, type Resolution, type RollupResolution } from '../model/resolution.js';
+import type { DueRow } from '../storage/catalog.js';
+
+interface DueEntry {
+  readonly gen: number;
+  readonly addedMs: number;
+}
+
+/** A group of due work that one task can do: one target chunk, some series. */
+export interface DueGroup {
+  readonly sourceRes: Resolution;
+  readonly targetRes: RollupResolution;
+  readonly targetStartMs: number;
+  readonly series: { readonly id: number; readonly sourceStartsMs: number[] }[];
+  /** The due rows the task consumes (with the generations it saw). */
+  readonly rows: DueRow[];
+}
+
+/** Due rollup work by source resolution, series and source chunk start. */
+export class DueIndex {
+  private readonly bySource = new Map<Resolution, Map<number, Map<number, DueEntry>>>();
+  private gen = 0;
+
+  constructor(rows: readonly DueRow[], nowMs: number) {
+    for (const res of RESOLUTIONS) this.bySource.set(res, new Map());
+    for (const row of rows) {
+      this.put(row.sourceRes, row.seriesId, row.sourceStartMs, { gen: row.gen, addedMs: nowMs });
+      this.gen = Math.max(this.gen, row.gen);
+    }
+  }
+
+  private put(res: Resolution, seriesId: number, startMs: number, entry: DueEntry): void {
+    const bySeries = this.bySource.get(res) as Map<number, Map<number, DueEntry>>;
+    let windows = bySeries.get(seriesId);
+    if (windows === undefined) {
+      windows = new Map();
+      bySeries.set(seriesId, windows);
+    }
+    windows.set(startMs, entry);
+  }
+
+  /** Marks source chunks as changed; returns the rows to persist (new generations). */
+  add(sourceRes: Resolution, sourceStartMs: number, seriesIds: readonly number[], nowMs: number): DueRow[] {
+    if (coarserOf(sourceRes) === undefined) return [];
+    const rows: DueRow[] = [];
+    for (const seriesId of seriesIds) {
+      const gen = ++this.gen;
+      this.put(sourceRes, seriesId, sourceStartMs, { gen, addedMs: nowMs });
+      rows.push({ sourceRes, sourceStartMs, seriesId, gen });
+    }
+    return rows;
+  }
+
+  /** Forgets consumed rows, unless they were re-marked since (a newer generation stays due). */
+  consume(rows: readonly DueRow[]): void {
+    for (const row of rows) {
+      const windows = this.bySource.get(row.sourceRes)?.get(row.seriesId);
+      if (windows?.get(row.sourceStartMs)?.gen !== row.gen) continue;
+      windows.delete(row.sourceStartMs);
+      if (windows.size === 0) this.bySource.get(row.sourceRes)?.delete(row.seriesId);
+    }
+  }
+
+  /** Source chunk starts of a series that are due at `sourceRes`. */
+  windowsOf(sourceRes: Resolution, seriesId: number): Iterable<number> {
+    return this.bySource.get(sourceRes)?.get(seriesId)?.keys() ?? [];
+  }
+
+  /** True when nothing is due at any resolution. */
+  isEmpty(): boolean {
+    for (const bySeries of this.bySource.values()) if (bySeries.size > 0) return false;
+    return true;
+  }
+
+  /** Clock time the oldest due entry was recorded, or undefined. */
+  oldestAddedMs(): number | undefined {
+    let oldest: number | undefined;
+    for (const bySeries of this.bySource.values()) {
+      for (const windows of bySeries.values()) {
+        for (const e of windows.values()) if (oldest === undefined || e.addedMs < oldest) oldest = e.addedMs;
+      }
+    }
+    return oldest;
+  }
+
+  /** Drops entries of source windows that start before `beforeMs` (their data expired). */
+  forgetBefore(sourceRes: Resolution, beforeMs: number): void {
+    const bySeries = this.bySource.get(sourceRes) as Map<number, Map<number, DueEntry>>;
+    for (const [id, windows] of bySeries) {
+      for (const start of windows.keys()) if (start < beforeMs) windows.delete(start);
+      if (windows.size === 0) bySeries.delete(id);
+    }
+  }
+
+  /**
+   * Groups the due work of the finest source resolution that has any into tasks: one target chunk
+   * each, at most ROLLUP_TASK_SERIES_MAX series. Working finest-first means a coarse level is
+   * recomputed once from finished finer data rather than once per finer change.
+   */
+  groups(): DueGroup[] {
+    for (const sourceRes of RESOLUTIONS) {
+      const targetRes = coarserOf(sourceRes);
+      const bySeries = this.bySource.get(sourceRes) as Map<number, Map<number, DueEntry>>;
+      if (targetRes === undefined || bySeries.size === 0) continue;
+      const targetWidth = LAYOUT[targetRes].chunkWidthMs;
+      const byTarget = new Map<number, DueGroup[]>();
+      for (const [id, windows] of bySeries) {
+        const perTarget = new Map<number, number[]>();
+        for (const start of windows.keys()) {
+          const target = alignDown(start, targetWidth);
+          const list = perTarget.get(target);
+          if (list === undefined) perTarget.set(target, [start]);
+          else list.push(start);
+        }
+        for (const [target, starts] of perTarget) {
+          const groups = byTarget.get(target) ?? [];
+          byTarget.set(target, groups);
+          let group = groups[groups.length - 1];
+          if (group === undefined || group.series.length >= ROLLUP_TASK_SERIES_MAX) {
+            group = { sourceRes, targetRes, targetStartMs: target, series: [], rows: [] };
+            groups.push(group);
+          }
+          starts.sort((a, b) => a - b);
+          group.series.push({ id, sourceStartsMs: starts });
+          for (const s of starts) group.rows.push({ sourceRes, sourceStartMs: s, seriesId: id, gen: (windows.get(s) as DueEntry).gen });
+        }
+      }
+      return [...byTarget.values()].flat().sort((a, b) => a.targetStartMs - b.targetStartMs);
+    }
+    return [];
+  }
+}

@@ -1,0 +1,183 @@
+// Owns the bit-level writer and reader the codecs build on: LSB-first bits in little-endian 32-bit words.
+import { assert } from '../core/assert.js';
+
+// The stream is defined as bytes, bit i living in bit (i & 7) of byte i >> 3. Packing bits into
+// Uint32 words LSB-first gives exactly those bytes only on a little-endian host, which lets the
+// writer and reader move 32 bits per memory access instead of 8. Every Node target is
+// little-endian; this check makes a big-endian port fail loudly instead of writing bad chunks.
+assert(new Uint8Array(new Uint32Array([1]).buffer)[0] === 1, 'bit-stream needs a little-endian host');
+
+const TWO_POW_32 = 4294967296;
+
+/** Number of bits needed to write the non-negative integer `x` (exact up to 2^64): 0 for 0. */
+export function bitLength(x: number): number {
+  if (x < TWO_POW_32) return 32 - Math.clz32(x);
+  return 64 - Math.clz32(Math.floor(x / TWO_POW_32));
+}
+
+/** Appends bits to a growable buffer; `finish` returns the bytes written. */
+export class BitWriter {
+  private words: Uint32Array;
+  private wordIndex = 0;
+  /** The partly filled word; its low `used` bits are valid. */
+  private current = 0;
+  private used = 0;
+  // A private scratch pair per writer (not per module) so no state is shared between callers.
+  private readonly f64 = new Float64Array(1);
+  private readonly f64Words = new Uint32Array(this.f64.buffer);
+
+  /** Starts an empty stream with room for about `initialBytes` bytes before it grows. */
+  constructor(initialBytes = 256) {
+    this.words = new Uint32Array(Math.max(4, Math.ceil(initialBytes / 4)));
+  }
+
+  /** Bits written so far. */
+  get bitLength(): number {
+    return this.wordIndex * 32 + this.used;
+  }
+
+  /** Writes the low `count` bits of `value` (count 0..32); `value` must have no bits above them. */
+  writeBits(value: number, count: number): void {
+    const used = this.used;
+    this.current |= value << used;
+    const total = used + count;
+    if (total < 32) {
+      this.used = total;
+      return;
+    }
+    if (this.wordIndex === this.words.length) this.grow();
+    this.words[this.wordIndex++] = this.current;
+    // A shift by 32 is a shift by 0 in JavaScript, so a word started fresh keeps nothing over.
+    this.current = used === 0 ? 0 : value >>> (32 - used);
+    this.used = total - 32;
+  }
+
+  /** Writes one bit (0 or 1). */
+  writeBit(bit: number): void {
+    this.writeBits(bit, 1);
+  }
+
+  /** Writes the non-negative integer `value` (exact in a double) in `count` bits, count 0..64. */
+  writeWide(value: number, count: number): void {
+    if (count <= 32) {
+      this.writeBits(value, count);
+      return;
+    }
+    const low = value >>> 0; // ToUint32 is exact modulo 2^32 for any integer double.
+    this.writeBits(low, 32);
+    this.writeBits((value - low) / TWO_POW_32, count - 32);
+  }
+
+  /** Writes the 64 bits of a double, bit-exact (NaN payloads and -0 included). */
+  writeFloat64(value: number): void {
+    this.f64[0] = value;
+    this.writeBits(this.f64Words[0]!, 32);
+    this.writeBits(this.f64Words[1]!, 32);
+  }
+
+  /** Pads with zero bits up to the next byte boundary. */
+  alignToByte(): void {
+    const pad = (8 - (this.used & 7)) & 7;
+    if (pad !== 0) this.writeBits(0, pad);
+  }
+
+  /** Writes raw bytes; the stream must be byte-aligned (see alignToByte). */
+  writeBytes(bytes: Uint8Array): void {
+    assert((this.used & 7) === 0, 'writeBytes needs a byte-aligned stream');
+    for (let i = 0; i < bytes.length; i++) this.writeBits(bytes[i]!, 8);
+  }
+
+  /** Returns a copy of the bytes written, the last byte zero-padded. */
+  finish(): Uint8Array {
+    const byteLength = (this.bitLength + 7) >>> 3;
+    if (this.used !== 0) {
+      if (this.wordIndex === this.words.length) this.grow();
+      this.words[this.wordIndex] = this.current;
+    }
+    return new Uint8Array(this.words.buffer, 0, byteLength).slice();
+  }
+
+  private grow(): void {
+    const bigger = new Uint32Array(this.words.length * 2);
+    bigger.set(this.words);
+    this.words = bigger;
+  }
+}
+
+/** Reads bits written by BitWriter, in the same order. */
+export class BitReader {
+  private readonly words: Uint32Array;
+  private readonly bytes: Uint8Array;
+  private position = 0;
+  /** Bits in the input; reading past them yields zeros and is caught by `assertWithinInput`. */
+  readonly inputBits: number;
+  private readonly f64 = new Float64Array(1);
+  private readonly f64Words = new Uint32Array(this.f64.buffer);
+
+  /** Wraps `input`; it is copied once so that words are aligned and reads may run past the end. */
+  constructor(input: Uint8Array) {
+    // Two spare words let a read straddle the last word without a bounds branch on every read.
+    this.words = new Uint32Array(((input.length + 3) >>> 2) + 2);
+    this.bytes = new Uint8Array(this.words.buffer);
+    this.bytes.set(input);
+    this.inputBits = input.length * 8;
+  }
+
+  /** Bits read so far. */
+  get bitPosition(): number {
+    return this.position;
+  }
+
+  /** Reads `count` bits (1..32) as an unsigned integer. */
+  readBits(count: number): number {
+    const position = this.position;
+    const index = position >>> 5;
+    const offset = position & 31;
+    let value = this.words[index]! >>> offset;
+    // offset > 0 here whenever the read spills over, so the shift below is never by 32.
+    if (offset + count > 32) value |= this.words[index + 1]! << (32 - offset);
+    this.position = position + count;
+    return (value & (0xffffffff >>> (32 - count))) >>> 0;
+  }
+
+  /** Reads one bit. */
+  readBit(): number {
+    const position = this.position;
+    this.position = position + 1;
+    return (this.words[position >>> 5]! >>> (position & 31)) & 1;
+  }
+
+  /** Reads a non-negative integer of `count` bits, count 0..64 (exact up to 2^53). */
+  readWide(count: number): number {
+    if (count === 0) return 0;
+    if (count <= 32) return this.readBits(count);
+    const low = this.readBits(32);
+    return this.readBits(count - 32) * TWO_POW_32 + low;
+  }
+
+  /** Reads the 64 bits of a double written by writeFloat64. */
+  readFloat64(): number {
+    this.f64Words[0] = this.readBits(32);
+    this.f64Words[1] = this.readBits(32);
+    return this.f64[0]!;
+  }
+
+  /** Skips to the next byte boundary. */
+  alignToByte(): void {
+    this.position = (this.position + 7) & ~7;
+  }
+
+  /** Returns a view of the next `length` bytes; the stream must be byte-aligned. */
+  readBytes(length: number): Uint8Array {
+    assert((this.position & 7) === 0, 'readBytes needs a byte-aligned stream');
+    const start = this.position >>> 3;
+    this.position += length * 8;
+    this.assertWithinInput();
+    return this.bytes.subarray(start, start + length);
+  }
+
+  /** Fails when more bits were read than the input holds: the bytes are truncated or corrupt. */
+  assertWithinInput(): void {
+    assert(this.position <= this.inputBits, 'encoded data ends before its declared content');
+  }
+}

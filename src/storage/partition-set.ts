@@ -1,0 +1,136 @@
+// Owns the partition files of every resolution: naming, opening, chunk reads and writes, dropping.
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { alignDown } from '../core/time.js';
+import { LAYOUT, RESOLUTIONS, type Resolution } from '../model/resolution.js';
+import { openDatabase, type Durability } from './open-database.js';
+
+/** Chunk slots per partition file; the chunk key is series_id * SLOTS_PER_PARTITION + slot. */
+export const SLOTS_PER_PARTITION = 16;
+
+for (const res of RESOLUTIONS) {
+  const { chunkWidthMs, partitionWidthMs } = LAYOUT[res];
+  if (partitionWidthMs % chunkWidthMs !== 0 || partitionWidthMs / chunkWidthMs > SLOTS_PER_PARTITION) {
+    throw new Error(`layout of ${res}: partition width must be a multiple of at most ${SLOTS_PER_PARTITION} chunk widths`);
+  }
+}
+
+/** One chunk to store. */
+export interface ChunkWrite {
+  readonly seriesId: number;
+  readonly chunkStartMs: number;
+  readonly data: Uint8Array;
+}
+
+interface OpenPartition {
+  readonly db: Database.Database;
+  readonly select: Database.Statement;
+  readonly upsert: Database.Statement;
+}
+
+/** Start of the partition window holding `timeMs` at `res`. */
+export function partitionStartOf(res: Resolution, timeMs: number): number {
+  return alignDown(timeMs, LAYOUT[res].partitionWidthMs);
+}
+
+function chunkKey(res: Resolution, seriesId: number, chunkStartMs: number): number {
+  const slot = (chunkStartMs - partitionStartOf(res, chunkStartMs)) / LAYOUT[res].chunkWidthMs;
+  return seriesId * SLOTS_PER_PARTITION + slot;
+}
+
+/**
+ * The partition files under `<dir>/partitions/<RES>/<startMs>.sqlite`. A thread keeps one
+ * connection per file it touches; the owner of the store writes FULL files, rollup workers write
+ * rollup files, and queries read any of them.
+ */
+export class PartitionSet {
+  private readonly root: string;
+  private readonly durability: Durability;
+  private readonly open = new Map<string, OpenPartition>();
+  private readonly known = new Map<Resolution, Set<number>>();
+
+  constructor(dataDir: string, durability: Durability) {
+    this.root = join(dataDir, 'partitions');
+    this.durability = durability;
+    for (const res of RESOLUTIONS) {
+      const dir = join(this.root, res);
+      mkdirSync(dir, { recursive: true });
+      const starts = readdirSync(dir)
+        .map((name) => /^(-?\d+)\.sqlite$/.exec(name)?.[1])
+        .filter((s): s is string => s !== undefined)
+        .map(Number);
+      this.known.set(res, new Set(starts));
+    }
+  }
+
+  /** Path of the partition file of `res` starting at `partitionStartMs`. */
+  pathOf(res: Resolution, partitionStartMs: number): string {
+    return join(this.root, res, `${partitionStartMs}.sqlite`);
+  }
+
+  /** Partition starts of `res` known to exist, ascending. */
+  starts(res: Resolution): number[] {
+    return [...(this.known.get(res) as Set<number>)].sort((a, b) => a - b);
+  }
+
+  /** Tells this set that another thread created a partition file. */
+  noteCreated(res: Resolution, partitionStartMs: number): void {
+    (this.known.get(res) as Set<number>).add(partitionStartMs);
+  }
+
+  private partition(res: Resolution, partitionStartMs: number, create: boolean): OpenPartition | undefined {
+    const path = this.pathOf(res, partitionStartMs);
+    let part = this.open.get(path);
+    if (part !== undefined) return part;
+    const known = this.known.get(res) as Set<number>;
+    if (!create && !known.has(partitionStartMs) && !existsSync(path)) return undefined;
+    const db = openDatabase(path, { file: 'partition', durability: this.durability });
+    part = {
+      db,
+      select: db.prepare('SELECT data FROM chunk WHERE key = ?').pluck(),
+      upsert: db.prepare('INSERT INTO chunk (key, data) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET data = excluded.data'),
+    };
+    this.open.set(path, part);
+    known.add(partitionStartMs);
+    return part;
+  }
+
+  /** The stored chunk of a series at `chunkStartMs`, or undefined. */
+  readChunk(res: Resolution, seriesId: number, chunkStartMs: number): Uint8Array | undefined {
+    const part = this.partition(res, partitionStartOf(res, chunkStartMs), false);
+    if (part === undefined) return undefined;
+    return part.select.get(chunkKey(res, seriesId, chunkStartMs)) as Uint8Array | undefined;
+  }
+
+  /** Writes chunks that all lie in one partition file, in one transaction. */
+  writeChunks(res: Resolution, partitionStartMs: number, chunks: readonly ChunkWrite[]): void {
+    const part = this.partition(res, partitionStartMs, true) as OpenPartition;
+    part.db.transaction(() => {
+      for (const c of chunks) part.upsert.run(chunkKey(res, c.seriesId, c.chunkStartMs), c.data);
+    })();
+  }
+
+  /** Deletes a partition file (and its -wal and -shm); the caller ensures nobody reads it. */
+  drop(res: Resolution, partitionStartMs: number): void {
+    const path = this.pathOf(res, partitionStartMs);
+    const part = this.open.get(path);
+    if (part !== undefined) {
+      part.db.close();
+      this.open.delete(path);
+    }
+    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    (this.known.get(res) as Set<number>).delete(partitionStartMs);
+  }
+
+  /** Checkpoints every open file's WAL into the file (for exact disk accounting and clean shutdown). */
+  checkpoint(): void {
+    for (const part of this.open.values()) part.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  /** Closes every open connection. */
+  close(): void {
+    for (const part of this.open.values()) part.db.close();
+    this.open.clear();
+  }
+}

@@ -1,0 +1,84 @@
+// Owns the in-memory index of series (tenant + metric -> id, unit) mirrored from catalog.sqlite.
+import type { Catalog, SeriesRow } from './catalog.js';
+
+/** Series lookups by tenant and metric, and by id; new series are persisted before use. */
+export class SeriesRegistry {
+  private readonly byTenant = new Map<string, Map<string, number>>();
+  private readonly rows: (SeriesRow | undefined)[] = [];
+  private readonly catalog: Catalog;
+  private pendingAdded: SeriesRow[] = [];
+  private pendingUnits: SeriesRow[] = [];
+
+  constructor(catalog: Catalog) {
+    this.catalog = catalog;
+    for (const row of catalog.loadSeries()) this.index(row);
+  }
+
+  private index(row: SeriesRow): void {
+    let metrics = this.byTenant.get(row.tenant);
+    if (metrics === undefined) {
+      metrics = new Map();
+      this.byTenant.set(row.tenant, metrics);
+    }
+    metrics.set(row.metric, row.id);
+    this.rows[row.id] = row;
+  }
+
+  /** Id of a series, or undefined when it was never written. */
+  lookup(tenant: string, metric: string): number | undefined {
+    return this.byTenant.get(tenant)?.get(metric);
+  }
+
+  /** The metrics of a tenant (name -> id); empty when none. */
+  metricsOf(tenant: string): ReadonlyMap<string, number> {
+    return this.byTenant.get(tenant) ?? new Map();
+  }
+
+  /** The series row of an id. */
+  row(id: number): SeriesRow | undefined {
+    return this.rows[id];
+  }
+
+  /** Id of a series, registering it (pending until persist()) when new. */
+  resolve(tenant: string, metric: string, unit: string | undefined): number {
+    const id = this.lookup(tenant, metric);
+    if (id !== undefined) {
+      if (unit !== undefined && this.rows[id]?.unit !== unit) this.setUnit(id, unit);
+      return id;
+    }
+    const row: SeriesRow = { id: this.rows.length, tenant, metric, unit: unit ?? null };
+    this.index(row);
+    this.pendingAdded.push(row);
+    return row.id;
+  }
+
+  private setUnit(id: number, unit: string): void {
+    const old = this.rows[id] as SeriesRow;
+    const row: SeriesRow = { ...old, unit };
+    this.rows[id] = row;
+    this.pendingUnits.push(row);
+  }
+
+  /** Forgets registrations not yet persisted (their batch was rejected). */
+  discardPending(): void {
+    for (const row of this.pendingAdded) {
+      this.byTenant.get(row.tenant)?.delete(row.metric);
+      this.rows[row.id] = undefined;
+    }
+    this.rows.length = this.rows.length - this.pendingAdded.length;
+    for (const row of this.pendingUnits) {
+      const current = this.rows[row.id];
+      if (current !== undefined) this.rows[row.id] = this.catalog.loadSeriesRow(row.id) ?? current;
+    }
+    this.pendingAdded = [];
+    this.pendingUnits = [];
+  }
+
+  /** Writes pending registrations to the catalog; must run before a WAL record refers to them. */
+  persist(): void {
+    if (this.pendingAdded.length === 0 && this.pendingUnits.length === 0) return;
+    this.catalog.saveSeries(this.pendingAdded, this.pendingUnits);
+    this.pendingAdded = [];
+    this.pendingUnits = [];
+  }
+}

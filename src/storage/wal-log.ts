@@ -1,0 +1,154 @@
+// Owns the write-ahead log: append-only segment files of framed batch records, replay and truncation.
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writevSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Durability } from './open-database.js';
+import { decodeRecord, encodeRecord, type BatchColumns, type DecodedRecord } from './wal-record.js';
+
+/** A segment is closed and a new one started once it holds this many bytes. */
+export const WAL_SEGMENT_BYTES_MAX = 64 * 1024 * 1024;
+
+interface Segment {
+  readonly path: string;
+  readonly firstSeq: number;
+  lastSeq: number;
+  /** Records of this segment whose points are not all sealed yet. */
+  live: number;
+}
+
+const SEGMENT_NAME = /^(\d{16})\.log$/;
+
+function segmentName(firstSeq: number): string {
+  return `${String(firstSeq).padStart(16, '0')}.log`;
+}
+
+/**
+ * The WAL. A batch is acknowledged once its record is written with one writev: after that a
+ * process crash cannot lose it (the bytes are in the OS page cache); with 'full' durability the
+ * segment is also fdatasync'ed, so a power loss cannot either. Records carry a crc32, so a record
+ * torn by a crash mid-write is recognised and dropped at replay (it was never acknowledged).
+ */
+export class WalLog {
+  private readonly dir: string;
+  private readonly durability: Durability;
+  private readonly segments: Segment[] = [];
+  private fd = -1;
+  private currentBytes = 0;
+  private nextSeq = 1;
+
+  constructor(dir: string, durability: Durability) {
+    this.dir = dir;
+    this.durability = durability;
+    mkdirSync(dir, { recursive: true });
+  }
+
+  /**
+   * Reads every intact record in seq order and hands it to `visit`; cuts a torn tail. Must be
+   * called once, before the first append. Every replayed record starts live.
+   */
+  replay(visit: (record: DecodedRecord) => void): void {
+    const names = readdirSync(this.dir).filter((n) => SEGMENT_NAME.test(n)).sort();
+    for (const name of names) {
+      const path = join(this.dir, name);
+      const buf = readFileSync(path);
+      let offset = 0;
+      const segment: Segment = { path, firstSeq: Number(SEGMENT_NAME.exec(name)?.[1]), lastSeq: 0, live: 0 };
+      for (;;) {
+        const decoded = decodeRecord(buf, offset);
+        if (decoded === undefined) break;
+        visit(decoded.record);
+        segment.lastSeq = decoded.record.seq;
+        segment.live++;
+        this.nextSeq = Math.max(this.nextSeq, decoded.record.seq + 1);
+        offset = decoded.next;
+      }
+      if (offset < buf.length) this.cutTail(path, offset);
+      if (segment.live === 0) unlinkSync(path);
+      else this.segments.push(segment);
+    }
+  }
+
+  private cutTail(path: string, offset: number): void {
+    // A torn record was never acknowledged; drop it so the file ends on a record boundary.
+    const fd = openSync(path, 'r+');
+    try {
+      ftruncateSync(fd, offset);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Appends a batch durably and returns its seq. */
+  append(batch: BatchColumns): number {
+    const seq = this.nextSeq++;
+    const record = encodeRecord(seq, batch);
+    if (this.fd < 0 || this.currentBytes >= WAL_SEGMENT_BYTES_MAX) this.startSegment(seq);
+    let pending = record.buffers.slice();
+    let remaining = record.bytes;
+    while (remaining > 0) {
+      const written = writevSync(this.fd, pending);
+      remaining -= written;
+      if (remaining > 0) pending = dropBytes(pending, written);
+    }
+    if (this.durability === 'full') fdatasyncSync(this.fd);
+    this.currentBytes += record.bytes;
+    const segment = this.segments[this.segments.length - 1] as Segment;
+    segment.lastSeq = seq;
+    segment.live++;
+    return seq;
+  }
+
+  private startSegment(firstSeq: number): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    const path = join(this.dir, segmentName(firstSeq));
+    this.fd = openSync(path, 'a');
+    this.currentBytes = 0;
+    this.segments.push({ path, firstSeq, lastSeq: firstSeq - 1, live: 0 });
+  }
+
+  /** Marks the record `seq` as fully sealed; deletes segments whose records all are. */
+  release(seq: number): void {
+    const segment = this.segments.find((s) => seq >= s.firstSeq && seq <= s.lastSeq);
+    if (segment === undefined) return;
+    segment.live--;
+    this.dropReleasedSegments();
+  }
+
+  private dropReleasedSegments(): void {
+    const current = this.fd >= 0 ? this.segments[this.segments.length - 1] : undefined;
+    for (let i = this.segments.length - 1; i >= 0; i--) {
+      const segment = this.segments[i] as Segment;
+      if (segment.live > 0 || segment === current) continue;
+      if (existsSync(segment.path)) unlinkSync(segment.path);
+      this.segments.splice(i, 1);
+    }
+  }
+
+  /** Bytes in segment files not yet deleted (for stats). */
+  segmentCount(): number {
+    return this.segments.length;
+  }
+
+  /** Flushes to disk and closes the current segment. */
+  close(): void {
+    if (this.fd >= 0) {
+      fdatasyncSync(this.fd);
+      closeSync(this.fd);
+      this.fd = -1;
+    }
+    this.dropReleasedSegments();
+  }
+}
+
+function dropBytes(buffers: readonly Uint8Array[], count: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let skip = count;
+  for (const b of buffers) {
+    if (skip >= b.length) {
+      skip -= b.length;
+      continue;
+    }
+    out.push(skip > 0 ? b.subarray(skip) : b);
+    skip = 0;
+  }
+  return out;
+}

@@ -1,0 +1,154 @@
+// Owns the binary layout of one WAL record: a validated batch as columns, framed with a checksum.
+import { crc32 } from 'node:zlib';
+
+/** A validated batch in columns, as the WAL stores it and replay returns it. */
+export interface BatchColumns {
+  readonly length: number;
+  readonly seriesIds: Uint32Array;
+  readonly timestampsMs: Float64Array;
+  /** Numeric values; NaN where the point holds a string (see `strings`). */
+  readonly values: Float64Array;
+  /** String values by point index; null when the batch has none. */
+  readonly strings: ReadonlyMap<number, string> | null;
+}
+
+/** Marks the start of every record, so a torn tail is told apart from a record. */
+const RECORD_MAGIC = 0x5354_5231; // "STR1"
+/** Bytes of the frame header: magic, payload length, payload crc32, seq (f64), count, flags. */
+export const RECORD_HEADER_BYTES = 32;
+/** Timestamps are stored as uint32 offsets from the batch minimum when the batch spans less. */
+const OFFSET_SPAN_MAX_MS = 0xffff_ffff;
+const FLAG_WIDE_TIMESTAMPS = 1;
+const FLAG_HAS_STRINGS = 2;
+
+/** Rounds up to a multiple of 8 so typed arrays inside a record stay aligned. */
+function pad8(bytes: number): number {
+  return (bytes + 7) & ~7;
+}
+
+/** The buffers of one record, ready for a single writev; `bytes` is their total size. */
+export interface EncodedRecord {
+  readonly buffers: readonly Uint8Array[];
+  readonly bytes: number;
+}
+
+function encodeStrings(strings: ReadonlyMap<number, string>): Buffer {
+  const parts: Buffer[] = [];
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(strings.size, 0);
+  parts.push(head);
+  for (const [index, text] of strings) {
+    const body = Buffer.from(text, 'utf8');
+    const meta = Buffer.alloc(8);
+    meta.writeUInt32LE(index, 0);
+    meta.writeUInt32LE(body.length, 4);
+    parts.push(meta, body);
+  }
+  const joined = Buffer.concat(parts);
+  return Buffer.concat([joined, Buffer.alloc(pad8(joined.length) - joined.length)]);
+}
+
+/** Frames a batch as one record: header, values, timestamps, series ids, optional strings. */
+export function encodeRecord(seq: number, batch: BatchColumns): EncodedRecord {
+  const n = batch.length;
+  let minTs = Infinity;
+  let maxTs = -Infinity;
+  const ts = batch.timestampsMs;
+  for (let i = 0; i < n; i++) {
+    const t = ts[i] as number;
+    if (t < minTs) minTs = t;
+    if (t > maxTs) maxTs = t;
+  }
+  if (n === 0) minTs = maxTs = 0;
+  const wide = maxTs - minTs > OFFSET_SPAN_MAX_MS;
+  const values = new Uint8Array(batch.values.buffer, batch.values.byteOffset, n * 8);
+  let timeBytes: Uint8Array;
+  if (wide) {
+    timeBytes = new Uint8Array(ts.buffer, ts.byteOffset, n * 8);
+  } else {
+    const offsets = new Uint32Array(pad8(n * 4) / 4);
+    for (let i = 0; i < n; i++) offsets[i] = (ts[i] as number) - minTs;
+    timeBytes = new Uint8Array(offsets.buffer);
+  }
+  const idBytes = new Uint8Array(pad8(n * 4));
+  idBytes.set(new Uint8Array(batch.seriesIds.buffer, batch.seriesIds.byteOffset, n * 4));
+  const parts: Uint8Array[] = [values, timeBytes, idBytes];
+  if (batch.strings !== null && batch.strings.size > 0) parts.push(encodeStrings(batch.strings));
+  let payloadBytes = 0;
+  let crc = 0;
+  const header = Buffer.alloc(RECORD_HEADER_BYTES);
+  // The header's own fields after the crc are covered by the crc too (seq, count, flags, base).
+  header.writeDoubleLE(seq, 12);
+  header.writeUInt32LE(n, 20);
+  header.writeUInt32LE((wide ? FLAG_WIDE_TIMESTAMPS : 0) | (parts.length > 3 ? FLAG_HAS_STRINGS : 0), 24);
+  const base = Buffer.alloc(8);
+  base.writeDoubleLE(minTs, 0);
+  crc = crc32(header.subarray(12), crc);
+  crc = crc32(base, crc);
+  for (const part of parts) {
+    crc = crc32(part, crc);
+    payloadBytes += part.length;
+  }
+  header.writeUInt32LE(RECORD_MAGIC, 0);
+  header.writeUInt32LE(payloadBytes + 8, 4);
+  header.writeUInt32LE(crc >>> 0, 8);
+  const buffers = [header, base, ...parts];
+  return { buffers, bytes: RECORD_HEADER_BYTES + 8 + payloadBytes };
+}
+
+/** A record read back: its seq and batch. */
+export interface DecodedRecord {
+  readonly seq: number;
+  readonly batch: BatchColumns;
+}
+
+function decodeStrings(buf: Buffer, offset: number): Map<number, string> {
+  const count = buf.readUInt32LE(offset);
+  const strings = new Map<number, string>();
+  let at = offset + 4;
+  for (let i = 0; i < count; i++) {
+    const index = buf.readUInt32LE(at);
+    const len = buf.readUInt32LE(at + 4);
+    strings.set(index, buf.toString('utf8', at + 8, at + 8 + len));
+    at += 8 + len;
+  }
+  return strings;
+}
+
+/**
+ * Reads the record at `offset`; returns undefined for a torn or corrupt record (a crash while it was
+ * being written: it was never acknowledged), else the record and the offset after it.
+ */
+export function decodeRecord(buf: Buffer, offset: number): { record: DecodedRecord; next: number } | undefined {
+  if (offset + RECORD_HEADER_BYTES > buf.length || buf.readUInt32LE(offset) !== RECORD_MAGIC) return undefined;
+  const payloadBytes = buf.readUInt32LE(offset + 4);
+  const end = offset + RECORD_HEADER_BYTES + payloadBytes;
+  if (end > buf.length) return undefined;
+  let crc = crc32(buf.subarray(offset + 12, offset + RECORD_HEADER_BYTES));
+  crc = crc32(buf.subarray(offset + RECORD_HEADER_BYTES, end), crc);
+  if (crc >>> 0 !== buf.readUInt32LE(offset + 8)) return undefined;
+  const seq = buf.readDoubleLE(offset + 12);
+  const n = buf.readUInt32LE(offset + 20);
+  const flags = buf.readUInt32LE(offset + 24);
+  const minTs = buf.readDoubleLE(offset + RECORD_HEADER_BYTES);
+  let at = offset + RECORD_HEADER_BYTES + 8;
+  // Copies keep the batch independent of the file buffer and aligned for typed arrays.
+  const values = new Float64Array(n);
+  new Uint8Array(values.buffer).set(buf.subarray(at, at + n * 8));
+  at += n * 8;
+  const timestampsMs = new Float64Array(n);
+  if ((flags & FLAG_WIDE_TIMESTAMPS) !== 0) {
+    new Uint8Array(timestampsMs.buffer).set(buf.subarray(at, at + n * 8));
+    at += n * 8;
+  } else {
+    const offsets = new Uint32Array(n);
+    new Uint8Array(offsets.buffer).set(buf.subarray(at, at + n * 4));
+    for (let i = 0; i < n; i++) timestampsMs[i] = minTs + (offsets[i] as number);
+    at += pad8(n * 4);
+  }
+  const seriesIds = new Uint32Array(n);
+  new Uint8Array(seriesIds.buffer).set(buf.subarray(at, at + n * 4));
+  at += pad8(n * 4);
+  const strings = (flags & FLAG_HAS_STRINGS) !== 0 ? decodeStrings(buf, at) : null;
+  return { record: { seq, batch: { length: n, seriesIds, timestampsMs, values, strings } }, next: end };
+}

@@ -1,0 +1,50 @@
+// Owns resolving openStore options into a complete, validated configuration.
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { systemClock, type Clock } from './core/clock.js';
+import { StrataError } from './core/errors.js';
+import { DEFAULT_GRACE_MS, GRACE_MS_MAX, ROLLUP_WORKERS_MAX } from './core/limits.js';
+import type { RetentionTable } from './model/resolution.js';
+import { resolveRetention } from './retention/policy.js';
+import type { Durability } from './storage/open-database.js';
+import type { StoreLogger, StoreOptions } from './store-types.js';
+
+/** openStore options with every default filled in. */
+export interface StoreConfig {
+  readonly dir: string;
+  readonly clock: Clock;
+  readonly retention: RetentionTable;
+  readonly graceMs: number;
+  readonly workers: number;
+  readonly background: boolean;
+  readonly durability: Durability;
+  readonly logger: StoreLogger;
+}
+
+const silentLogger: StoreLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+function invalid(message: string): never {
+  throw new StrataError('STORE_OPTIONS_INVALID', message);
+}
+
+/** Validates options and fills in defaults; throws STORE_OPTIONS_INVALID on a bad option. */
+export function resolveStoreOptions(options: StoreOptions): StoreConfig {
+  if (typeof options?.dir !== 'string' || options.dir.length === 0) invalid('dir must be a non-empty path');
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > GRACE_MS_MAX) invalid(`graceMs must be an integer from 0 to ${GRACE_MS_MAX}`);
+  // One worker on a 2-core machine leaves a core for ingestion and queries.
+  const workers = options.workers ?? Math.max(1, availableParallelism() - 1);
+  if (!Number.isSafeInteger(workers) || workers < 0 || workers > ROLLUP_WORKERS_MAX) invalid(`workers must be an integer from 0 to ${ROLLUP_WORKERS_MAX}`);
+  const durability = options.durability ?? 'normal';
+  if (durability !== 'normal' && durability !== 'full') invalid("durability must be 'normal' or 'full'");
+  return {
+    dir: resolve(options.dir),
+    clock: options.clock ?? systemClock,
+    retention: resolveRetention(options.retention),
+    graceMs,
+    workers,
+    background: options.background ?? true,
+    durability,
+    logger: options.logger ?? silentLogger,
+  };
+}

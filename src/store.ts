@@ -1,0 +1,278 @@
+// Owns the composition of the engine: wires storage, ingest, rollup, query and retention into a Store.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { StrataError } from './core/errors.js';
+import { HEAD_POINTS_MAX, HEAD_POINTS_SEAL_EARLY, INGEST_BATCH_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX, SEAL_QUIET_MS } from './core/limits.js';
+import { globToRegExp } from './model/glob.js';
+import { LAYOUT, type RollupResolution } from './model/resolution.js';
+import type { Point } from './model/sample.js';
+import { Head } from './ingest/head.js';
+import { sealWindow, type LiveRecords, type SealerDeps } from './ingest/sealer.js';
+import { validateBatch } from './ingest/validate.js';
+import { ChunkCache } from './query/chunk-cache.js';
+import { overLimitMessage, parseSelect, planQuery } from './query/planner.js';
+import { readBuckets, readSamples, type ReaderSources } from './query/series-reader.js';
+import { valuesFromBuckets, valuesFromSamples } from './query/values.js';
+import { sweepExpired } from './retention/sweeper.js';
+import { DueIndex } from './rollup/due-index.js';
+import { RollupPool } from './rollup/rollup-pool.js';
+import { RollupScheduler } from './rollup/scheduler.js';
+import { Catalog } from './storage/catalog.js';
+import { PartitionSet } from './storage/partition-set.js';
+import { SeriesRegistry } from './storage/series-registry.js';
+import { WalLog } from './storage/wal-log.js';
+import { resolveStoreOptions, type StoreConfig } from './store-options.js';
+import type { ListMetricsOptions, MetricPage, QueryPlan, QueryRequest, QueryResult, Store, StoreOptions, StoreStats, WriteOptions, WriteResult } from './store-types.js';
+
+class EngineStore implements Store {
+  private readonly cfg: StoreConfig;
+  private readonly catalog: Catalog;
+  private readonly registry: SeriesRegistry;
+  private readonly partitions: PartitionSet;
+  private readonly wal: WalLog;
+  private readonly head = new Head();
+  private readonly live: LiveRecords = new Map();
+  private readonly sealed: Map<number, number>;
+  private readonly due: DueIndex;
+  private readonly cache: ChunkCache;
+  private readonly pool: RollupPool;
+  private readonly scheduler: RollupScheduler;
+  private readonly sealer: SealerDeps;
+  private readonly reader: ReaderSources;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private lastSeq = 0;
+  private accepted = 0;
+  private rejected = 0;
+
+  constructor(cfg: StoreConfig) {
+    this.cfg = cfg;
+    mkdirSync(cfg.dir, { recursive: true });
+    this.catalog = new Catalog(join(cfg.dir, 'catalog.sqlite'), cfg.durability);
+    this.registry = new SeriesRegistry(this.catalog);
+    this.partitions = new PartitionSet(cfg.dir, cfg.durability);
+    this.sealed = this.catalog.loadSealed();
+    this.due = new DueIndex(this.catalog.loadDue(), cfg.clock.now());
+    this.cache = new ChunkCache(this.partitions);
+    this.wal = new WalLog(join(cfg.dir, 'wal'), cfg.durability);
+    this.replay();
+    this.pool = new RollupPool(cfg.workers);
+    this.scheduler = new RollupScheduler({
+      pool: this.pool,
+      catalog: this.catalog,
+      due: this.due,
+      dataDir: cfg.dir,
+      durability: cfg.durability,
+      clock: cfg.clock,
+      logger: cfg.logger,
+      onTargetWritten: (res: RollupResolution, start, ids) => {
+        this.partitions.noteCreated(res, start);
+        this.cache.invalidate(res, start, ids);
+      },
+    });
+    this.sealer = {
+      head: this.head,
+      partitions: this.partitions,
+      catalog: this.catalog,
+      wal: this.wal,
+      sealed: this.sealed,
+      markDue: (start, ids) => this.due.add('FULL', start, ids, cfg.clock.now()),
+      onChunksWritten: (start, ids) => this.cache.invalidate('FULL', start, ids),
+      lastSeq: () => this.lastSeq,
+    };
+    this.reader = {
+      cache: this.cache,
+      due: this.due,
+      head: {
+        windowsOf: (id) => this.head.starts().filter((w) => this.head.windows.get(w)?.series.has(id) === true),
+        samples: (id, w) => this.head.windows.get(w)?.series.get(id)?.samples(),
+      },
+    };
+    if (cfg.background) {
+      this.timer = setInterval(() => this.maintain(), MAINTENANCE_INTERVAL_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Replays the WAL into the head, skipping points of windows already sealed. */
+  private replay(): void {
+    const now = this.cfg.clock.now();
+    const isSealed = (w: number, seq: number): boolean => (this.sealed.get(w) ?? 0) >= seq;
+    const fullySealed: number[] = [];
+    this.wal.replay(({ seq, batch }) => {
+      this.lastSeq = Math.max(this.lastSeq, seq);
+      const { windows } = this.head.apply(batch, seq, now, isSealed);
+      if (windows > 0) this.live.set(seq, windows);
+      else fullySealed.push(seq);
+    });
+    for (const seq of fullySealed) this.wal.release(seq);
+    if (this.head.points > 0) this.cfg.logger.info({ points: this.head.points }, 'replayed the write-ahead log');
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new StrataError('STORE_CLOSED', 'the store is closed');
+  }
+
+  async write(points: readonly Point[], options: WriteOptions = {}): Promise<WriteResult> {
+    this.ensureOpen();
+    if (!Array.isArray(points)) throw new StrataError('INGEST_POINT_MALFORMED', 'write takes an array of points');
+    if (points.length > INGEST_BATCH_POINTS_MAX) {
+      throw new StrataError('INGEST_BATCH_TOO_LARGE', `a batch holds at most ${INGEST_BATCH_POINTS_MAX} points; this one holds ${points.length}`, {
+        limit: INGEST_BATCH_POINTS_MAX,
+        size: points.length,
+      });
+    }
+    if (points.length === 0) return { accepted: 0, rejected: [] };
+    if (this.head.points + points.length > HEAD_POINTS_MAX) this.sealOldest(HEAD_POINTS_MAX - points.length);
+    if (this.head.points + points.length > HEAD_POINTS_MAX) {
+      throw new StrataError('INGEST_HEAD_FULL', 'the head is full and sealing has not caught up; retry later', { headPoints: this.head.points });
+    }
+    const now = this.cfg.clock.now();
+    const bounds = { oldestMs: now - this.cfg.retention.FULL, newestMs: now + INGEST_FUTURE_SKEW_MS };
+    const { columns, rejected } = validateBatch(points, this.registry, bounds);
+    if (rejected.length > 0 && (options.atomic === true || columns.length === 0)) {
+      this.registry.discardPending();
+      this.rejected += rejected.length;
+      if (options.atomic === true) {
+        throw new StrataError('INGEST_POINTS_REJECTED', `${rejected.length} of ${points.length} points were rejected; nothing was written`, { rejected });
+      }
+      return { accepted: 0, rejected };
+    }
+    this.registry.persist();
+    const seq = this.wal.append(columns);
+    this.lastSeq = seq;
+    const { windows } = this.head.apply(columns, seq, now);
+    this.live.set(seq, windows);
+    this.accepted += columns.length;
+    this.rejected += rejected.length;
+    return { accepted: columns.length, rejected };
+  }
+
+  plan(request: QueryRequest): QueryPlan {
+    return planQuery(request, this.cfg.clock.now(), this.cfg.retention);
+  }
+
+  async query(request: QueryRequest): Promise<QueryResult> {
+    this.ensureOpen();
+    const now = this.cfg.clock.now();
+    const plan = planQuery(request, now, this.cfg.retention);
+    const select = parseSelect(request.select);
+    if (plan.overLimit) {
+      throw new StrataError('QUERY_POINTS_OVER_LIMIT', overLimitMessage(plan), { expectedPoints: plan.expectedPoints, resolution: plan.resolution });
+    }
+    const id = this.registry.lookup(request.tenant, request.metric);
+    if (id === undefined) return { resolution: plan.resolution, unit: null, values: [] };
+    const unit = this.registry.row(id)?.unit ?? null;
+    const cutoff = now - this.cfg.retention[plan.resolution];
+    if (plan.resolution === 'FULL') {
+      const samples = readSamples(this.reader, id, plan.servedFrom, plan.to);
+      return { resolution: 'FULL', unit, values: valuesFromSamples(samples, select, plan.servedFrom) };
+    }
+    const widthMs = LAYOUT[plan.resolution].bucketWidthMs;
+    const fromMs = Math.floor(plan.from / widthMs) * widthMs;
+    const buckets = readBuckets(this.reader, plan.resolution, id, Math.max(fromMs, Math.floor(cutoff / widthMs) * widthMs), plan.to);
+    return { resolution: plan.resolution, unit, values: valuesFromBuckets(buckets, select, Math.max(fromMs, cutoff)) };
+  }
+
+  listMetrics(tenant: string, options: ListMetricsOptions = {}): MetricPage {
+    this.ensureOpen();
+    const limit = options.limit ?? METRICS_PAGE_DEFAULT;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > METRICS_PAGE_MAX) {
+      throw new StrataError('LIST_LIMIT_INVALID', `limit must be an integer from 1 to ${METRICS_PAGE_MAX}`);
+    }
+    const pattern = options.glob === undefined ? undefined : globToRegExp(options.glob);
+    const after = options.after;
+    const names = [...this.registry.metricsOf(tenant).keys()]
+      .filter((name) => (after === undefined || name > after) && (pattern === undefined || pattern.test(name)))
+      .sort();
+    const page = names.slice(0, limit);
+    const metrics = page.map((name) => ({ name, unit: this.registry.row(this.registry.lookup(tenant, name) as number)?.unit ?? null }));
+    return { metrics, nextAfter: names.length > limit ? (page[page.length - 1] as string) : null };
+  }
+
+  /** Seals windows whose grace has passed and that have been quiet, then the oldest while over the early-seal line. */
+  private sealDue(): void {
+    const now = this.cfg.clock.now();
+    for (const start of this.head.starts()) {
+      const window = this.head.windows.get(start);
+      if (window === undefined) continue;
+      if (window.endMs + this.cfg.graceMs <= now && now - window.lastWriteMs >= SEAL_QUIET_MS) sealWindow(this.sealer, start, this.live);
+    }
+    this.sealOldest(HEAD_POINTS_SEAL_EARLY);
+  }
+
+  private sealOldest(targetPoints: number): void {
+    for (const start of this.head.starts()) {
+      if (this.head.points <= targetPoints) return;
+      sealWindow(this.sealer, start, this.live);
+    }
+  }
+
+  private sweep(): void {
+    sweepExpired({
+      nowMs: this.cfg.clock.now(),
+      retention: this.cfg.retention,
+      partitions: this.partitions,
+      isReading: (res, start) => this.scheduler.isReading(res, start),
+      onDropped: (res, start, endMs) => {
+        this.cache.invalidateBefore(res, endMs);
+        this.cfg.logger.info({ resolution: res, partitionStartMs: start }, 'dropped an expired partition');
+      },
+      forget: (fullBeforeMs, dueBefore) => {
+        this.catalog.forgetBefore(fullBeforeMs, dueBefore);
+        for (const [res, before] of dueBefore) this.due.forgetBefore(res, before);
+        for (const w of [...this.sealed.keys()]) if (w < fullBeforeMs) this.sealed.delete(w);
+      },
+    });
+  }
+
+  private maintain(): void {
+    try {
+      this.sealDue();
+      this.scheduler.pump();
+      this.sweep();
+    } catch (error) {
+      this.cfg.logger.error({ err: String(error) }, 'maintenance failed');
+    }
+  }
+
+  async flush(): Promise<void> {
+    this.ensureOpen();
+    for (const start of this.head.starts()) sealWindow(this.sealer, start, this.live);
+    await this.scheduler.drain();
+    this.sweep();
+  }
+
+  stats(): StoreStats {
+    const oldest = this.due.oldestAddedMs();
+    return {
+      pointsAccepted: this.accepted,
+      pointsRejected: this.rejected,
+      headPoints: this.head.points,
+      rollupQueueDepth: this.scheduler.active,
+      rollupLagMs: oldest === undefined ? 0 : Math.max(0, this.cfg.clock.now() - oldest),
+    };
+  }
+
+  /** Raw points (or finer buckets) rolled up by tasks since open; for benchmarks. */
+  rolledUp(): number {
+    return this.scheduler.sourcePointsRolled;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    await this.scheduler.settle();
+    await this.pool.close();
+    this.wal.close();
+    this.partitions.checkpoint();
+    this.partitions.close();
+    this.catalog.close();
+  }
+}
+
+/** Opens (creating when needed) a store in `options.dir`; replays its write-ahead log. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  return new EngineStore(resolveStoreOptions(options));
+}
