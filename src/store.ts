@@ -8,7 +8,7 @@ import { LAYOUT, type RollupResolution } from './model/resolution.js';
 import type { Point } from './model/sample.js';
 import { Head } from './ingest/head.js';
 import { sealWindow, type LiveRecords, type SealerDeps } from './ingest/sealer.js';
-import { validateBatch } from './ingest/validate.js';
+import { IngestScratch, validateBatch } from './ingest/validate.js';
 import { ChunkCache } from './query/chunk-cache.js';
 import { overLimitMessage, parseSelect, planQuery } from './query/planner.js';
 import { readBuckets, readSamples, type ReaderSources } from './query/series-reader.js';
@@ -31,6 +31,7 @@ class EngineStore implements Store {
   private readonly partitions: PartitionSet;
   private readonly wal: WalLog;
   private readonly head = new Head();
+  private readonly scratch = new IngestScratch();
   private readonly live: LiveRecords = new Map();
   private readonly sealed: Map<number, number>;
   private readonly due: DueIndex;
@@ -129,7 +130,7 @@ class EngineStore implements Store {
     }
     const now = this.cfg.clock.now();
     const bounds = { oldestMs: now - this.cfg.retention.FULL, newestMs: now + INGEST_FUTURE_SKEW_MS };
-    const { columns, rejected } = validateBatch(points, this.registry, bounds);
+    const { columns, rejected } = validateBatch(points, this.registry, bounds, this.scratch);
     if (rejected.length > 0 && (options.atomic === true || columns.length === 0)) {
       this.registry.discardPending();
       this.rejected += rejected.length;

@@ -1,6 +1,6 @@
 // Owns every limit of the HTTP server as a named constant; relations between them are asserted at load.
 import { assert } from '../core/assert.js';
-import { INGEST_BATCH_POINTS_MAX, LIST_ITEMS_MAX } from '../core/limits.js';
+import { INGEST_BATCH_POINTS_MAX, METRIC_NAME_LENGTH_MAX, METRICS_PAGE_MAX } from '../core/limits.js';
 
 /** Largest request body: a full 100,000-point JSON batch (~120 bytes a point) fits. */
 export const HTTP_BODY_BYTES_MAX = 16 * 1024 * 1024;
@@ -10,8 +10,8 @@ export const IDENTITY_BODY_BYTES_MAX = 64 * 1024;
 export const VIEWS_BODY_BYTES_MAX = 128 * 1024;
 /** Most metric names in one multi-metric query (Blueflood's MAX_METRICS_PER_BATCH_QUERY). */
 export const VIEWS_METRICS_MAX = 100;
-/** Most metric names one search returns; more is an error asking for a narrower glob. */
-export const SEARCH_RESULTS_MAX = 10 * LIST_ITEMS_MAX;
+/** Most metric names one search returns (one page of listMetrics); more is an error asking for a narrower glob. */
+export const SEARCH_RESULTS_MAX = METRICS_PAGE_MAX;
 /** Longest search glob, in characters. */
 export const SEARCH_GLOB_LENGTH_MAX = 1024;
 /** Ingest requests running at once (each awaits a WAL commit; a few overlap the fsync). */
@@ -24,9 +24,10 @@ export const QUERY_CONCURRENCY_DEFAULT = 8;
 export const QUERY_QUEUE_MAX_DEFAULT = 256;
 /** Largest concurrency or queue size configurable, so a typo cannot unbound a queue. */
 export const ADMISSION_SIZE_MAX = 100_000;
+/** Longest URL path parameter: a metric name, every character percent-encoded as UTF-8 (up to 3 x 3 bytes). */
+export const PATH_PARAM_LENGTH_MAX = METRIC_NAME_LENGTH_MAX * 9;
 /** Seconds a client is told to wait (Retry-After) after a 503. */
 export const RETRY_AFTER_SECONDS = 1;
 
 assert(HTTP_BODY_BYTES_MAX >= INGEST_BATCH_POINTS_MAX * 100, 'the body limit must fit a full batch of compact JSON points');
 assert(IDENTITY_BODY_BYTES_MAX < HTTP_BODY_BYTES_MAX && VIEWS_BODY_BYTES_MAX < HTTP_BODY_BYTES_MAX, 'route body limits stay under the server limit');
-assert(SEARCH_RESULTS_MAX % LIST_ITEMS_MAX === 0, 'search gathers whole pages of listMetrics');

@@ -1,11 +1,10 @@
-// Owns finding and applying the identity DDL ("-- @file identity" of schema.sql or schema-identity.sql).
+// Owns finding the identity DDL: the "-- @file identity" section of schema.sql, or schema-identity.sql until it is folded in.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
-import { StrataError } from '../core/errors.js';
 import { packageRoot } from '../storage/package-root.js';
 
-interface IdentityDdl {
+/** The identity DDL and the schema version it belongs to. */
+export interface IdentityDdl {
   readonly version: number;
   readonly ddl: string;
 }
@@ -31,19 +30,4 @@ export function identityDdl(): IdentityDdl {
     if (found) return found;
   }
   throw new Error(`no "-- @file identity" section in schema.sql or schema-identity.sql under ${root}`);
-}
-
-/** Creates the identity tables when missing; refuses a file written by a newer schema. */
-export function applyIdentitySchema(db: Database.Database): void {
-  const { version, ddl } = identityDdl();
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > version) {
-    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `${db.name} has schema version ${current}; this build knows up to ${version}`, {
-      file: db.name,
-      version: current,
-    });
-  }
-  if (current === version) return;
-  db.exec(ddl);
-  db.pragma(`user_version = ${version}`);
 }

@@ -5,13 +5,20 @@ const INITIAL_CAPACITY = 16;
 
 /** Points of one series in one head window, in arrival order until finalized. */
 export class HeadBuffer {
-  timestampsMs = new Float64Array(INITIAL_CAPACITY);
-  values = new Float64Array(INITIAL_CAPACITY);
+  timestampsMs: Float64Array;
+  values: Float64Array;
   length = 0;
   /** String values by buffer position; the value slot holds NaN. */
   strings: Map<number, string> | null = null;
   /** True while every append was later than the one before (the common case: no sort needed). */
   ascending = true;
+
+  /** `capacityHint`: how many points the series had in its previous window (saves regrowing). */
+  constructor(capacityHint = INITIAL_CAPACITY) {
+    const capacity = Math.max(INITIAL_CAPACITY, capacityHint);
+    this.timestampsMs = new Float64Array(capacity);
+    this.values = new Float64Array(capacity);
+  }
 
   /** Appends a point; a NaN value with `text` set is a string point. */
   append(timestampMs: number, value: number, text: string | undefined): void {

@@ -33,6 +33,8 @@ export type SealedCheck = (windowStartMs: number, seq: number) => boolean;
 export class Head {
   readonly windows = new Map<number, HeadWindow>();
   points = 0;
+  /** Points each series had in its last sealed window, by series id: the next buffer's size. */
+  private capacityHints = new Uint32Array(1024);
 
   /**
    * Applies a batch written (or replayed) as WAL record `seq`. Points of windows for which
@@ -61,7 +63,7 @@ export class Head {
       const id = seriesIds[i] as number;
       let buffer = window.series.get(id);
       if (buffer === undefined) {
-        buffer = new HeadBuffer();
+        buffer = new HeadBuffer(this.capacityHint(id, windowStart));
         window.series.set(id, buffer);
       }
       buffer.append(t, values[i] as number, strings === null ? undefined : strings.get(i));
@@ -70,6 +72,12 @@ export class Head {
     }
     this.points += applied;
     return { points: applied, windows };
+  }
+
+  /** A new buffer's size: the series' size in the window before, or at its last seal. */
+  private capacityHint(id: number, windowStartMs: number): number | undefined {
+    const before = this.windows.get(windowStartMs - CHUNK_WIDTH_MS)?.series.get(id)?.length;
+    return before ?? (id < this.capacityHints.length ? this.capacityHints[id] : undefined);
   }
 
   private windowAt(startMs: number, nowMs: number): HeadWindow {
@@ -88,6 +96,14 @@ export class Head {
     if (window === undefined) return undefined;
     this.windows.delete(startMs);
     this.points -= window.points;
+    for (const [id, buffer] of window.series) {
+      if (id >= this.capacityHints.length) {
+        const grown = new Uint32Array(Math.max(id + 1, this.capacityHints.length * 2));
+        grown.set(this.capacityHints);
+        this.capacityHints = grown;
+      }
+      this.capacityHints[id] = buffer.length;
+    }
     return window;
   }
 

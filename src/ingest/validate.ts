@@ -25,6 +25,25 @@ export interface TimeBounds {
   readonly newestMs: number;
 }
 
+/**
+ * Reusable column buffers for validation. A write is synchronous from validation to the head, so
+ * one scratch per store is safe, and reusing it keeps the ingest path free of per-batch
+ * allocations (large typed arrays count as external memory and would trigger full GCs).
+ */
+export class IngestScratch {
+  seriesIds = new Uint32Array(0);
+  timestampsMs = new Float64Array(0);
+  values = new Float64Array(0);
+
+  /** Ensures room for `n` points. */
+  reserve(n: number): void {
+    if (this.seriesIds.length >= n) return;
+    this.seriesIds = new Uint32Array(n);
+    this.timestampsMs = new Float64Array(n);
+    this.values = new Float64Array(n);
+  }
+}
+
 /** Accepted points as columns plus the rejections, in batch order. */
 export interface ValidatedBatch {
   readonly columns: BatchColumns;
@@ -76,16 +95,17 @@ function valueProblem(value: unknown): [ErrorCode, string] | undefined {
 
 /**
  * Validates every point and resolves its series (registering new ones in `registry`, pending
- * persistence). The hot path: points of a series already registered skip the name checks.
+ * persistence). The hot path: points of a series already registered skip the name checks. The
+ * returned columns are views into `scratch`, valid until the next call.
  */
-export function validateBatch(points: readonly Point[], registry: SeriesRegistry, bounds: TimeBounds): ValidatedBatch {
+export function validateBatch(points: readonly Point[], registry: SeriesRegistry, bounds: TimeBounds, scratch: IngestScratch): ValidatedBatch {
   const n = points.length;
-  const seriesIds = new Uint32Array(n);
-  const timestampsMs = new Float64Array(n);
-  const values = new Float64Array(n);
+  scratch.reserve(n);
+  const { seriesIds, timestampsMs, values } = scratch;
   let strings: Map<number, string> | null = null;
   const rejected: PointRejection[] = [];
   let lastTenant: unknown;
+  let metricsOfTenant: ReadonlyMap<string, number> = new Map();
   let count = 0;
   for (let i = 0; i < n; i++) {
     const p = points[i] as Point;
@@ -100,8 +120,9 @@ export function validateBatch(points: readonly Point[], registry: SeriesRegistry
         continue;
       }
       lastTenant = tenant;
+      metricsOfTenant = registry.liveMetricsOf(tenant);
     }
-    let id = typeof metric === 'string' ? registry.lookup(tenant, metric) : undefined;
+    let id = typeof metric === 'string' ? metricsOfTenant.get(metric) : undefined;
     if (id === undefined) {
       const problem = metricProblem(metric);
       if (problem) {

@@ -1,5 +1,4 @@
-// Owns query planning, made without reading data: validating a request, choosing its resolution,
-// counting the points it yields against QUERY_POINTS_MAX and cutting off what retention has dropped.
+// Owns query planning without reading data: validation, resolution choice, expected points against QUERY_POINTS_MAX, retention cut.
 import { assert } from '../core/assert.js';
 import { StrataError } from '../core/errors.js';
 import { QUERY_POINTS_MAX } from '../core/limits.js';
@@ -177,6 +176,11 @@ function formatDuration(ms: number): string {
   return `about ${(ms / sizeMs).toFixed(1)} ${unit === 'day' ? 'days' : unit}`;
 }
 
+/** ISO text of an instant, or its ms where Date cannot represent it (beyond ±8.64e15 ms, yet a safe integer). */
+function formatInstant(timeMs: number): string {
+  return Math.abs(timeMs) <= 8.64e15 ? isoUtc(timeMs) : `${timeMs} ms`;
+}
+
 function formatCount(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
@@ -248,7 +252,7 @@ export function planQuery(request: QueryRequest, nowMs: number, retention: Reten
   if (servedFrom >= to) {
     reasons.push(`${resolution} keeps ${formatDuration(retention[resolution])}; the whole range has expired, so the result is empty`);
   } else if (servedFrom > from) {
-    reasons.push(`${resolution} keeps ${formatDuration(retention[resolution])}; data before ${isoUtc(servedFrom)} has expired and is not served`);
+    reasons.push(`${resolution} keeps ${formatDuration(retention[resolution])}; data before ${formatInstant(servedFrom)} has expired and is not served`);
   }
 
   const expectedPoints = expectedPointsFor(resolution, from, to);

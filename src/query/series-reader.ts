@@ -4,7 +4,7 @@ import type { BucketColumns, SampleColumns } from '../model/bucket.js';
 import { mergeSamples } from '../model/merge-samples.js';
 import { finerOf, LAYOUT, RESOLUTIONS, resolutionIndex, type Resolution, type RollupResolution } from '../model/resolution.js';
 import { concatSamples, sliceSamples } from '../model/sample-ops.js';
-import { bucketsFromBuckets, bucketsFromSamples, concatBuckets, overlayBuckets, sliceBuckets } from '../rollup/rollup-math.js';
+import { bucketsFromBuckets, bucketsFromSamples, concatBuckets, overlayBuckets, sliceBuckets } from '../model/rollup-math.js';
 import type { ChunkCache } from './chunk-cache.js';
 
 /** The head as the reader sees it: recent samples not yet sealed. */

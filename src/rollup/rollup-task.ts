@@ -5,7 +5,7 @@ import { decodeBuckets, encodeBuckets } from '../storage/bucket-codec.js';
 import { decodeChunk } from '../storage/chunk-codec.js';
 import type { Durability } from '../storage/open-database.js';
 import { PartitionSet, type ChunkWrite } from '../storage/partition-set.js';
-import { bucketsFromBuckets, bucketsFromSamples, overlayBuckets } from './rollup-math.js';
+import { bucketsFromBuckets, bucketsFromSamples, overlayBuckets } from '../model/rollup-math.js';
 
 /** One series of a task and the source chunk windows of it that changed. */
 export interface TaskSeries {

@@ -29,8 +29,8 @@ export function encodeChunk(samples: SampleColumns): Uint8Array {
   assert(samples.timestampsMs.length >= length && samples.values.length >= length, 'sample columns shorter than length');
   const strings = samples.strings;
   const stringCount = strings === null ? 0 : strings.length;
-  // About 8 bytes a point covers full-precision data; the writer grows for anything worse.
-  const writer = new BitWriter(length * 8 + 64);
+  // About 6 bytes a point covers full-precision data (about 5); the writer grows for anything worse.
+  const writer = new BitWriter(length * 6 + 64);
   writer.writeBits(CHUNK_FORMAT_VERSION, 8);
   writeVarUint(writer, length);
   writeVarUint(writer, stringCount);

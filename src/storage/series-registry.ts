@@ -1,6 +1,8 @@
 // Owns the in-memory index of series (tenant + metric -> id, unit) mirrored from catalog.sqlite.
 import type { Catalog, SeriesRow } from './catalog.js';
 
+const EMPTY_METRICS: ReadonlyMap<string, number> = new Map();
+
 /** Series lookups by tenant and metric, and by id; new series are persisted before use. */
 export class SeriesRegistry {
   private readonly byTenant = new Map<string, Map<string, number>>();
@@ -31,7 +33,20 @@ export class SeriesRegistry {
 
   /** The metrics of a tenant (name -> id); empty when none. */
   metricsOf(tenant: string): ReadonlyMap<string, number> {
-    return this.byTenant.get(tenant) ?? new Map();
+    return this.byTenant.get(tenant) ?? EMPTY_METRICS;
+  }
+
+  /**
+   * The live map of a tenant's metrics, created when missing, so a caller that validates many
+   * points of one tenant resolves each with a single lookup; it stays current as series register.
+   */
+  liveMetricsOf(tenant: string): ReadonlyMap<string, number> {
+    let metrics = this.byTenant.get(tenant);
+    if (metrics === undefined) {
+      metrics = new Map();
+      this.byTenant.set(tenant, metrics);
+    }
+    return metrics;
   }
 
   /** The series row of an id. */

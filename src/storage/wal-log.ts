@@ -2,7 +2,7 @@
 import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Durability } from './open-database.js';
-import { decodeRecord, encodeRecord, type BatchColumns, type DecodedRecord } from './wal-record.js';
+import { decodeRecord, encodeRecord, RecordScratch, type BatchColumns, type DecodedRecord } from './wal-record.js';
 
 /** A segment is closed and a new one started once it holds this many bytes. */
 export const WAL_SEGMENT_BYTES_MAX = 64 * 1024 * 1024;
@@ -34,6 +34,7 @@ export class WalLog {
   private fd = -1;
   private currentBytes = 0;
   private nextSeq = 1;
+  private readonly scratch = new RecordScratch();
 
   constructor(dir: string, durability: Durability) {
     this.dir = dir;
@@ -80,7 +81,7 @@ export class WalLog {
   /** Appends a batch durably and returns its seq. */
   append(batch: BatchColumns): number {
     const seq = this.nextSeq++;
-    const record = encodeRecord(seq, batch);
+    const record = encodeRecord(seq, batch, this.scratch);
     if (this.fd < 0 || this.currentBytes >= WAL_SEGMENT_BYTES_MAX) this.startSegment(seq);
     let pending = record.buffers.slice();
     let remaining = record.bytes;

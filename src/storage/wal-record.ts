@@ -48,8 +48,19 @@ function encodeStrings(strings: ReadonlyMap<number, string>): Buffer {
   return Buffer.concat([joined, Buffer.alloc(pad8(joined.length) - joined.length)]);
 }
 
-/** Frames a batch as one record: header, values, timestamps, series ids, optional strings. */
-export function encodeRecord(seq: number, batch: BatchColumns): EncodedRecord {
+/** Reusable buffers for framing, so appending a batch allocates nothing per batch. */
+export class RecordScratch {
+  readonly header = Buffer.alloc(RECORD_HEADER_BYTES);
+  readonly base = Buffer.alloc(8);
+  offsets = new Uint32Array(0);
+  ids = new Uint8Array(0);
+}
+
+/**
+ * Frames a batch as one record: header, base time, values, timestamps, series ids, optional
+ * strings. The returned buffers view `scratch` and the batch: write them before the next call.
+ */
+export function encodeRecord(seq: number, batch: BatchColumns, scratch: RecordScratch): EncodedRecord {
   const n = batch.length;
   let minTs = Infinity;
   let maxTs = -Infinity;
@@ -66,25 +77,30 @@ export function encodeRecord(seq: number, batch: BatchColumns): EncodedRecord {
   if (wide) {
     timeBytes = new Uint8Array(ts.buffer, ts.byteOffset, n * 8);
   } else {
-    const offsets = new Uint32Array(pad8(n * 4) / 4);
+    const words = pad8(n * 4) / 4;
+    if (scratch.offsets.length < words) scratch.offsets = new Uint32Array(words * 2);
+    const offsets = scratch.offsets;
     for (let i = 0; i < n; i++) offsets[i] = (ts[i] as number) - minTs;
-    timeBytes = new Uint8Array(offsets.buffer);
+    offsets.fill(0, n, words);
+    timeBytes = new Uint8Array(offsets.buffer, 0, words * 4);
   }
-  const idBytes = new Uint8Array(pad8(n * 4));
+  const idLength = pad8(n * 4);
+  if (scratch.ids.length < idLength) scratch.ids = new Uint8Array(idLength * 2);
+  const idBytes = scratch.ids.subarray(0, idLength);
   idBytes.set(new Uint8Array(batch.seriesIds.buffer, batch.seriesIds.byteOffset, n * 4));
+  idBytes.fill(0, n * 4);
   const parts: Uint8Array[] = [values, timeBytes, idBytes];
   if (batch.strings !== null && batch.strings.size > 0) parts.push(encodeStrings(batch.strings));
-  let payloadBytes = 0;
-  let crc = 0;
-  const header = Buffer.alloc(RECORD_HEADER_BYTES);
-  // The header's own fields after the crc are covered by the crc too (seq, count, flags, base).
+  const { header, base } = scratch;
+  // The header's own fields after the crc are covered by the crc too (seq, count, flags).
+  header.fill(0);
   header.writeDoubleLE(seq, 12);
   header.writeUInt32LE(n, 20);
   header.writeUInt32LE((wide ? FLAG_WIDE_TIMESTAMPS : 0) | (parts.length > 3 ? FLAG_HAS_STRINGS : 0), 24);
-  const base = Buffer.alloc(8);
   base.writeDoubleLE(minTs, 0);
-  crc = crc32(header.subarray(12), crc);
+  let crc = crc32(header.subarray(12), 0);
   crc = crc32(base, crc);
+  let payloadBytes = 0;
   for (const part of parts) {
     crc = crc32(part, crc);
     payloadBytes += part.length;
@@ -92,8 +108,7 @@ export function encodeRecord(seq: number, batch: BatchColumns): EncodedRecord {
   header.writeUInt32LE(RECORD_MAGIC, 0);
   header.writeUInt32LE(payloadBytes + 8, 4);
   header.writeUInt32LE(crc >>> 0, 8);
-  const buffers = [header, base, ...parts];
-  return { buffers, bytes: RECORD_HEADER_BYTES + 8 + payloadBytes };
+  return { buffers: [header, base, ...parts], bytes: RECORD_HEADER_BYTES + 8 + payloadBytes };
 }
 
 /** A record read back: its seq and batch. */

@@ -127,6 +127,19 @@ describe('planner properties', () => {
     );
   });
 
+  it('plans any safe-integer range at any safe-integer time without throwing', () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), fc.maxSafeInteger(), fc.maxSafeInteger(), points, fc.option(fc.constantFrom(...RESOLUTIONS)), (a, b, now, p, r) => {
+        fc.pre(a !== b);
+        const request = { ...base, from: Math.min(a, b), to: Math.max(a, b), ...(r === null ? { points: p } : { resolution: r }) };
+        const plan = planQuery(request, now, retention);
+        expect(plan.overLimit).toBe(plan.expectedPoints > QUERY_POINTS_MAX);
+        expect(plan.reason.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('always rejects an invalid range, points or resolution with its code', () => {
     const badBound = fc.oneof(fc.double().filter((x) => !Number.isSafeInteger(x)), fc.string(), fc.constant(null));
     const valid = { ...base, from: 0, to: 1000, points: 10 };

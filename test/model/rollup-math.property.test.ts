@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, MINUTE_MS, alignDown } from '../../src/core/time.js';
 import type { BucketColumns, SampleColumns } from '../../src/model/bucket.js';
 import { ROLLUP_RESOLUTIONS, bucketWidthMs } from '../../src/model/resolution.js';
-import { bucketsFromBuckets, bucketsFromSamples, overlayBuckets, sliceBuckets } from '../../src/rollup/rollup-math.js';
+import { bucketsFromBuckets, bucketsFromSamples, overlayBuckets, sliceBuckets } from '../../src/model/rollup-math.js';
 
 /**
  * Allowed error of mean and variance between the two paths, relative to the bucket's magnitude

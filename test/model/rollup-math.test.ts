@@ -10,7 +10,7 @@ import {
   concatBuckets,
   overlayBuckets,
   sliceBuckets,
-} from '../../src/rollup/rollup-math.js';
+} from '../../src/model/rollup-math.js';
 
 const W5 = 5 * MINUTE_MS;
 const W20 = 20 * MINUTE_MS;

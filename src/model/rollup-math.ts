@@ -1,7 +1,7 @@
 // Owns the pure rollup math: samples into buckets, finer buckets into coarser ones, and splicing bucket columns.
 import { AssertionFailure, assert } from '../core/assert.js';
 import { alignDown } from '../core/time.js';
-import type { BucketColumns, SampleColumns } from '../model/bucket.js';
+import type { BucketColumns, SampleColumns } from './bucket.js';
 
 interface MutableBucketColumns {
   length: number;

@@ -1,0 +1,70 @@
+// Owns the on-disk accounting of a closed store: allocated bytes per resolution, and what the chunks themselves hold.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { RESOLUTIONS, type Resolution } from '../src/index.js';
+import { allocatedBytes } from './disk-usage.js';
+
+/** One resolution's files. */
+export interface ResolutionBytes {
+  readonly files: number;
+  /** du --block-size=1 of partitions/<RES>. */
+  readonly allocatedBytes: number;
+  readonly chunks: number;
+  /** Sum of length(data) over every chunk row: the encoded payload without SQLite's pages and b-tree. */
+  readonly payloadBytes: number;
+  /** page_count * page_size summed, and free pages among them. */
+  readonly pageBytes: number;
+  readonly freePageBytes: number;
+}
+
+/** Bytes of a closed store's data directory. */
+export interface StoreBytes {
+  readonly dirAllocatedBytes: number;
+  readonly fullAllocatedBytes: number;
+  /** The five rollup resolutions together. */
+  readonly rollupAllocatedBytes: number;
+  readonly catalogAllocatedBytes: number;
+  readonly walAllocatedBytes: number;
+  readonly byResolution: Record<Resolution, ResolutionBytes>;
+}
+
+function resolutionBytes(dir: string): ResolutionBytes {
+  const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.sqlite')) : [];
+  let chunks = 0;
+  let payloadBytes = 0;
+  let pageBytes = 0;
+  let freePageBytes = 0;
+  for (const name of names) {
+    const db = new Database(join(dir, name), { readonly: true, fileMustExist: true });
+    try {
+      const row = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(length(data)), 0) AS bytes FROM chunk').get() as { n: number; bytes: number };
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      chunks += row.n;
+      payloadBytes += row.bytes;
+      pageBytes += (db.pragma('page_count', { simple: true }) as number) * pageSize;
+      freePageBytes += (db.pragma('freelist_count', { simple: true }) as number) * pageSize;
+    } finally {
+      db.close();
+    }
+  }
+  return { files: names.length, allocatedBytes: allocatedBytes(dir), chunks, payloadBytes, pageBytes, freePageBytes };
+}
+
+/** Measures a store's directory after close(). */
+export function measureStoreBytes(dataDir: string): StoreBytes {
+  const partitions = join(dataDir, 'partitions');
+  const byResolution = Object.fromEntries(RESOLUTIONS.map((res) => [res, resolutionBytes(join(partitions, res))])) as Record<Resolution, ResolutionBytes>;
+  const rollupAllocatedBytes = RESOLUTIONS.filter((r) => r !== 'FULL').reduce((sum, r) => sum + byResolution[r].allocatedBytes, 0);
+  const catalogAllocatedBytes = readdirSync(dataDir)
+    .filter((n) => n.startsWith('catalog.sqlite'))
+    .reduce((sum, n) => sum + allocatedBytes(join(dataDir, n)), 0);
+  return {
+    dirAllocatedBytes: allocatedBytes(dataDir),
+    fullAllocatedBytes: byResolution.FULL.allocatedBytes,
+    rollupAllocatedBytes,
+    catalogAllocatedBytes,
+    walAllocatedBytes: allocatedBytes(join(dataDir, 'wal')),
+    byResolution,
+  };
+}
