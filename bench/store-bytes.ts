@@ -29,7 +29,7 @@ export interface StoreBytes {
   readonly byResolution: Record<Resolution, ResolutionBytes>;
 }
 
-function resolutionBytes(dir: string): ResolutionBytes {
+function resolutionBytes(dir: string, allocated: number): ResolutionBytes {
   const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.sqlite')) : [];
   let chunks = 0;
   let payloadBytes = 0;
@@ -48,23 +48,28 @@ function resolutionBytes(dir: string): ResolutionBytes {
       db.close();
     }
   }
-  return { files: names.length, allocatedBytes: allocatedBytes(dir), chunks, payloadBytes, pageBytes, freePageBytes };
+  return { files: names.length, allocatedBytes: allocated, chunks, payloadBytes, pageBytes, freePageBytes };
 }
 
-/** Measures a store's directory after close(). */
+/** Measures a store's directory after close(); every du happens before any file is opened to read its chunks. */
 export function measureStoreBytes(dataDir: string): StoreBytes {
   const partitions = join(dataDir, 'partitions');
-  const byResolution = Object.fromEntries(RESOLUTIONS.map((res) => [res, resolutionBytes(join(partitions, res))])) as Record<Resolution, ResolutionBytes>;
-  const rollupAllocatedBytes = RESOLUTIONS.filter((r) => r !== 'FULL').reduce((sum, r) => sum + byResolution[r].allocatedBytes, 0);
+  const dirAllocatedBytes = allocatedBytes(dataDir);
+  const walAllocatedBytes = allocatedBytes(join(dataDir, 'wal'));
   const catalogAllocatedBytes = readdirSync(dataDir)
     .filter((n) => n.startsWith('catalog.sqlite'))
     .reduce((sum, n) => sum + allocatedBytes(join(dataDir, n)), 0);
+  const allocated = RESOLUTIONS.map((res) => allocatedBytes(join(partitions, res)));
+  const byResolution = Object.fromEntries(
+    RESOLUTIONS.map((res, i) => [res, resolutionBytes(join(partitions, res), allocated[i] as number)]),
+  ) as Record<Resolution, ResolutionBytes>;
+  const rollupAllocatedBytes = RESOLUTIONS.filter((r) => r !== 'FULL').reduce((sum, r) => sum + byResolution[r].allocatedBytes, 0);
   return {
-    dirAllocatedBytes: allocatedBytes(dataDir),
+    dirAllocatedBytes,
     fullAllocatedBytes: byResolution.FULL.allocatedBytes,
     rollupAllocatedBytes,
     catalogAllocatedBytes,
-    walAllocatedBytes: allocatedBytes(join(dataDir, 'wal')),
+    walAllocatedBytes,
     byResolution,
   };
 }

@@ -18,6 +18,7 @@ import { DueIndex } from './rollup/due-index.js';
 import { RollupPool } from './rollup/rollup-pool.js';
 import { RollupScheduler } from './rollup/scheduler.js';
 import { Catalog } from './storage/catalog.js';
+import { lockDirectory } from './storage/dir-lock.js';
 import { PartitionSet } from './storage/partition-set.js';
 import { SeriesRegistry } from './storage/series-registry.js';
 import { WalLog } from './storage/wal-log.js';
@@ -40,6 +41,7 @@ class EngineStore implements Store {
   private readonly scheduler: RollupScheduler;
   private readonly sealer: SealerDeps;
   private readonly reader: ReaderSources;
+  private readonly unlock: () => void;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private lastSeq = 0;
@@ -49,6 +51,7 @@ class EngineStore implements Store {
   constructor(cfg: StoreConfig) {
     this.cfg = cfg;
     mkdirSync(cfg.dir, { recursive: true });
+    this.unlock = lockDirectory(cfg.dir);
     this.catalog = new Catalog(join(cfg.dir, 'catalog.sqlite'), cfg.durability);
     this.registry = new SeriesRegistry(this.catalog);
     this.partitions = new PartitionSet(cfg.dir, cfg.durability);
@@ -270,6 +273,7 @@ class EngineStore implements Store {
     this.partitions.checkpoint();
     this.partitions.close();
     this.catalog.close();
+    this.unlock();
   }
 }
 

@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   QUERY_SELECT_INVALID: { kind: 'invalid', doc: 'A select entry is not one of average, variance, min, max.' },
   QUERY_POINTS_OVER_LIMIT: { kind: 'over_limit', doc: 'The chosen resolution would return more than QUERY_POINTS_MAX points; split the range.' },
   LIST_LIMIT_INVALID: { kind: 'invalid', doc: 'A list limit is not an integer between 1 and LIST_ITEMS_MAX.' },
+  STORE_LOCKED: { kind: 'conflict', doc: 'Another live process has the data directory open; one process owns a data directory at a time.' },
   STORE_CLOSED: { kind: 'unavailable', doc: 'The store was closed; no further calls are accepted.' },
   STORE_OPTIONS_INVALID: { kind: 'invalid', doc: 'openStore was given an invalid option (directory, retention table, grace or worker count).' },
   STORE_SCHEMA_UNSUPPORTED: { kind: 'internal', doc: 'A data file was written by a newer schema version than this build understands.' },

@@ -10,6 +10,8 @@ export interface OpenDatabaseOptions {
   readonly file: SchemaFile;
   readonly durability: Durability;
   readonly readonly?: boolean;
+  /** Page size for a new file (ignored for an existing one); SQLite's default when absent. */
+  readonly pageBytes?: number;
 }
 
 /** Wait for a competing writer this long before SQLITE_BUSY surfaces (a rollup worker commit). */
@@ -22,6 +24,8 @@ export function openDatabase(path: string, options: OpenDatabaseOptions): Databa
   const db = new Database(path, { readonly: options.readonly === true, fileMustExist: options.readonly === true });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (options.readonly === true) return db;
+  // page_size only takes effect on an empty file, before WAL mode is set.
+  if (options.pageBytes !== undefined) db.pragma(`page_size = ${options.pageBytes}`);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma(`cache_size = -${CACHE_KIB}`);

@@ -102,7 +102,7 @@ describe('chunk codec properties', () => {
   });
 
   it('round-trips string samples next to numeric ones', () => {
-    const stringSamples = fc.uniqueArray(fc.tuple(anyTimestamp, fc.string({ unit: 'binary', maxLength: 40 })), {
+    const stringSamples = fc.uniqueArray(fc.tuple(anyTimestamp, fc.string({ unit: 'grapheme', maxLength: 40 })), {
       selector: (p) => p[0],
       maxLength: 30,
     });

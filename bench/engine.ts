@@ -1,0 +1,150 @@
+// Owns measuring the engine on one value kind in its own process: ingest, flush (seal and rollups), plot latency, bytes, peak RSS.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { openStore, type Point, type Store } from '../src/index.js';
+import { emitResult, intArg, reportProgress } from './child-io.js';
+import { measurePlots, readBack, type PlotMeasurement, type ReadBack } from './engine-queries.js';
+import { measureStoreBytes, type StoreBytes } from './store-bytes.js';
+import { generateWorkload, standardSpec, toBatches, VALUE_KINDS, type ValueKind } from './workload.js';
+
+/** Rollup worker threads, as on a 2-core production machine. */
+const ENGINE_WORKERS = 1;
+/** Progress is reported every this many batches (a message per batch would cost more than it tells). */
+const PROGRESS_EVERY_BATCHES = 16;
+
+/** How flush() split into sealing and rolling up. */
+export interface FlushMeasurement {
+  /** Seconds of flush()'s synchronous part: sealing every head window and submitting the first tasks. */
+  readonly sealSeconds: number;
+  /** Seconds from there until flush() resolved: rollups through all five levels (plus catalog commits). */
+  readonly rollupSeconds: number;
+  /** True when the head was empty as flush() returned its promise, i.e. the split above is real. */
+  readonly sealedSynchronously: boolean;
+  /** Source points/buckets the rollup tasks reported, when the store exposes the count (not public API). */
+  readonly rolledUpSourcePoints: number | null;
+}
+
+/** Everything measured on one kind. */
+export interface EngineResult {
+  readonly kind: ValueKind;
+  readonly description: string;
+  readonly series: number;
+  readonly points: number;
+  readonly t0Ms: number;
+  readonly dataEndMs: number;
+  readonly batches: number;
+  readonly ingestSeconds: number;
+  readonly ingestPointsPerSecond: number;
+  readonly inclFlushSeconds: number;
+  readonly inclFlushPointsPerSecond: number;
+  readonly flush: FlushMeasurement;
+  readonly sealPointsPerSecond: number;
+  readonly rollupPointsPerSecond: number;
+  readonly plots: PlotMeasurement[];
+  readonly readBack: ReadBack;
+  readonly closeSeconds: number;
+  readonly bytes: StoreBytes;
+  readonly fullBytesPerPoint: number;
+  readonly fullPayloadBytesPerPoint: number;
+  readonly rollupBytesPerPoint: number;
+  readonly dirBytesPerPoint: number;
+  /** RSS after the workload and its Point batches were built, before the store opened. */
+  readonly workloadRssBytes: number;
+  readonly peakRssBytes: number;
+}
+
+function rolledUp(store: Store): number | null {
+  const probe = (store as unknown as { rolledUp?: () => number }).rolledUp;
+  return typeof probe === 'function' ? probe.call(store) : null;
+}
+
+async function ingest(store: Store, batches: readonly (readonly Point[])[]): Promise<number> {
+  let accepted = 0;
+  for (let b = 0; b < batches.length; b++) {
+    const result = await store.write(batches[b] as readonly Point[]);
+    accepted += result.accepted;
+    if (result.rejected.length > 0) throw new Error(`batch ${b}: ${result.rejected.length} points rejected, first: ${result.rejected[0]?.message}`);
+    if (b % PROGRESS_EVERY_BATCHES === 0) reportProgress('engine ingest', b, batches.length);
+  }
+  reportProgress('engine ingest', batches.length, batches.length);
+  return accepted;
+}
+
+async function timedFlush(store: Store): Promise<FlushMeasurement> {
+  const started = performance.now();
+  // flush() seals every window before its first await, so the promise comes back once sealing is done.
+  const pending = store.flush();
+  const sealedAt = performance.now();
+  const sealedSynchronously = store.stats().headPoints === 0;
+  await pending;
+  const done = performance.now();
+  return { sealSeconds: (sealedAt - started) / 1000, rollupSeconds: (done - sealedAt) / 1000, sealedSynchronously, rolledUpSourcePoints: rolledUp(store) };
+}
+
+/** Runs the whole engine measurement for one kind on a fresh temp data dir (call in its own process). */
+export async function measureEngine(kind: ValueKind, endMs: number): Promise<EngineResult> {
+  reportProgress('generate workload', 0, 1);
+  const wl = generateWorkload(standardSpec(kind, endMs));
+  const batches = toBatches(wl);
+  reportProgress('generate workload', 1, 1);
+  const workloadRssBytes = process.memoryUsage().rss;
+  const dir = mkdtempSync(join(tmpdir(), `strata-bench-${kind}-`));
+  try {
+    const store = await openStore({ dir, workers: ENGINE_WORKERS });
+    const started = performance.now();
+    const accepted = await ingest(store, batches);
+    const ingestSeconds = (performance.now() - started) / 1000;
+    if (accepted !== wl.length) throw new Error(`accepted ${accepted} of ${wl.length} points`);
+    reportProgress('engine flush', 0, 1);
+    const flush = await timedFlush(store);
+    const inclFlushSeconds = (performance.now() - started) / 1000;
+    reportProgress('engine flush', 1, 1);
+    reportProgress('engine queries', 0, 1);
+    const plots = await measurePlots(store, wl);
+    const checked = await readBack(store, wl);
+    reportProgress('engine queries', 1, 1);
+    const closeStarted = performance.now();
+    await store.close();
+    const closeSeconds = (performance.now() - closeStarted) / 1000;
+    const bytes = measureStoreBytes(dir);
+    const n = wl.length;
+    return {
+      kind,
+      description: wl.description,
+      series: wl.spec.series,
+      points: n,
+      t0Ms: wl.t0Ms,
+      dataEndMs: wl.dataEndMs,
+      batches: batches.length,
+      ingestSeconds,
+      ingestPointsPerSecond: n / ingestSeconds,
+      inclFlushSeconds,
+      inclFlushPointsPerSecond: n / inclFlushSeconds,
+      flush,
+      sealPointsPerSecond: n / flush.sealSeconds,
+      rollupPointsPerSecond: n / flush.rollupSeconds,
+      plots,
+      readBack: checked,
+      closeSeconds,
+      bytes,
+      fullBytesPerPoint: bytes.fullAllocatedBytes / n,
+      fullPayloadBytesPerPoint: bytes.byResolution.FULL.payloadBytes / n,
+      rollupBytesPerPoint: bytes.rollupAllocatedBytes / n,
+      dirBytesPerPoint: bytes.dirAllocatedBytes / n,
+      workloadRssBytes,
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const kind = process.argv[2] as ValueKind;
+  if (!VALUE_KINDS.includes(kind)) throw new Error('usage: node dist/bench/engine.js walk|rounded|nab END_MS');
+  emitResult(await measureEngine(kind, intArg(1, 'END_MS')));
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

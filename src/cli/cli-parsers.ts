@@ -1,0 +1,21 @@
+// Owns parsing CLI option values (integers, booleans, byte sizes) into numbers with commander's error type.
+import { InvalidArgumentError } from 'commander';
+
+/** A parser for an integer option between `min` and `max`. */
+export function integerIn(min: number, max: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    }
+    return value;
+  };
+}
+
+/** Parses on/off style booleans: true, false, 1, 0, yes, no, on, off. */
+export function parseBoolean(text: string): boolean {
+  const value = text.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new InvalidArgumentError('expected true or false');
+}

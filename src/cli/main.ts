@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Owns the strata command line: the one entry point, and the only reader of argv and env.
+import { Command } from 'commander';
+import { ingestCommand } from './ingest-command.js';
+import { planCommand } from './plan-command.js';
+import { queryCommand } from './query-command.js';
+
+const program = new Command('strata')
+  .description('Strata: an embeddable metrics store with rollups, and a monitoring API server')
+  .showHelpAfterError();
+program.addCommand(ingestCommand());
+program.addCommand(queryCommand());
+program.addCommand(planCommand());
+await program.parseAsync(process.argv);

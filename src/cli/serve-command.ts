@@ -1,0 +1,115 @@
+// Owns `strata serve`: open the store and identity, create the first admin, listen, shut down gracefully.
+import { Command } from 'commander';
+import pino, { type Logger } from 'pino';
+import { systemClock } from '../core/clock.js';
+import { createServer, type StrataServer } from '../http/server.js';
+import { openIdentity, type IdentityService } from '../identity/identity-service.js';
+import { openStore } from '../store.js';
+import type { Store } from '../store-types.js';
+import { serveOptions, type ServeOptions } from './serve-options.js';
+
+/** Exit code when the server cannot start or stop cleanly. */
+const EXIT_FAILURE = 1;
+
+function firstRunAdmin(identity: IdentityService, options: ServeOptions): { username: string; tenant: string; apiKey: string } | undefined {
+  if (identity.userCount() > 0) return undefined;
+  const { user, apiKey } = identity.createUser({ username: options.adminUsername, tenant: options.adminTenant, role: 'admin' });
+  return { username: user.username, tenant: user.tenant, apiKey };
+}
+
+function printFirstRun(admin: { username: string; tenant: string; apiKey: string }, url: string, vendor: string): void {
+  const body = JSON.stringify({ auth: { [`${vendor}-KSKEY:apiKeyCredentials`]: { username: admin.username, apiKey: admin.apiKey } } });
+  process.stdout.write(
+    [
+      'first run: created an admin user; the API key is shown only this once',
+      `  username: ${admin.username}`,
+      `  tenant: ${admin.tenant}`,
+      `  apiKey: ${admin.apiKey}`,
+      `  try: curl -s -X POST ${url}/v2.0/tokens -H 'Content-Type: application/json' -d '${body}'`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** Stops accepting, lets in-flight requests finish, makes everything durable; exits 0 (1 on failure or timeout). */
+function installShutdown(app: StrataServer, store: Store, identity: IdentityService, logger: Logger, timeoutS: number): void {
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      logger.error({ timeoutS }, 'shutdown timed out');
+      process.exit(EXIT_FAILURE);
+    }, timeoutS * 1000);
+    timer.unref();
+    try {
+      await app.close();
+      await store.close();
+      identity.close();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(EXIT_FAILURE);
+    }
+  };
+  process.on('SIGTERM', (signal) => void stop(signal));
+  process.on('SIGINT', (signal) => void stop(signal));
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  // Logs go to stderr as JSON lines; stdout carries only the few lines people and scripts read.
+  const logger = pino({ level: options.logLevel }, pino.destination({ dest: 2, sync: true }));
+  const store = await openStore({
+    dir: options.data,
+    logger,
+    durability: options.durability,
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+  });
+  const identity = openIdentity({ dir: options.data, clock: systemClock, tokenTtlMs: options.tokenTtl * 1000 });
+  const admin = firstRunAdmin(identity, options);
+  const app = await createServer({
+    store,
+    identity,
+    logger,
+    clock: systemClock,
+    config: {
+      publicUrl: options.publicUrl,
+      region: options.region,
+      vendorPrefix: options.vendorPrefix,
+      bodyLimitBytes: options.bodyLimit,
+      admission: {
+        ingest: { concurrency: options.ingestConcurrency, queueMax: options.ingestQueue },
+        query: { concurrency: options.queryConcurrency, queueMax: options.queryQueue },
+      },
+      multiTenantIngest: options.multiTenantIngest,
+      processMetrics: true,
+    },
+  });
+  installShutdown(app, store, identity, logger, options.shutdownTimeout);
+  await app.listen({ host: options.host, port: options.port });
+  const url = app.strata.publicUrl();
+  if (admin) printFirstRun(admin, url, options.vendorPrefix);
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  // Scripts and tests wait for this exact line.
+  process.stdout.write(`listening on http://${host}:${port}\n`);
+  logger.info({ host: options.host, port, publicUrl: url, dataDir: options.data }, 'listening');
+}
+
+/** The `strata serve` command. */
+export function serveCommand(): Command {
+  const command = new Command('serve').description('run the HTTP server: identity, metrics ingest and query APIs, /healthz, /metrics');
+  for (const option of serveOptions()) command.addOption(option);
+  command.action(async (options: ServeOptions) => {
+    try {
+      await serve(options);
+    } catch (error) {
+      process.stderr.write(`strata serve: ${(error as Error).message}\n`);
+      process.exit(EXIT_FAILURE);
+    }
+  });
+  return command;
+}

@@ -1,0 +1,73 @@
+// Owns the options of `strata serve`: every flag with its environment variable and default.
+import { Option } from 'commander';
+import { ADMISSION_SIZE_MAX, HTTP_BODY_BYTES_MAX, INGEST_CONCURRENCY_DEFAULT, INGEST_QUEUE_MAX_DEFAULT, QUERY_CONCURRENCY_DEFAULT, QUERY_QUEUE_MAX_DEFAULT } from '../http/http-limits.js';
+import { DEFAULT_TOKEN_TTL_MS, TOKEN_TTL_MS_MAX, TOKEN_TTL_MS_MIN } from '../identity/identity-service.js';
+import { ROLLUP_WORKERS_MAX } from '../core/limits.js';
+import { integerIn, parseBoolean } from './cli-parsers.js';
+
+/** The parsed options of `strata serve`, as commander names them. */
+export interface ServeOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly data: string;
+  readonly publicUrl?: string;
+  readonly region: string;
+  readonly tokenTtl: number;
+  readonly vendorPrefix: string;
+  readonly bodyLimit: number;
+  readonly ingestConcurrency: number;
+  readonly ingestQueue: number;
+  readonly queryConcurrency: number;
+  readonly queryQueue: number;
+  readonly multiTenantIngest: boolean;
+  readonly workers?: number;
+  readonly durability: 'normal' | 'full';
+  readonly adminUsername: string;
+  readonly adminTenant: string;
+  readonly logLevel: string;
+  readonly shutdownTimeout: number;
+}
+
+/** Longest graceful shutdown accepted, in seconds. */
+const SHUTDOWN_TIMEOUT_S_MAX = 3_600;
+
+/** Every option of `strata serve`; the environment variable of each is STRATA_ plus its name. */
+export function serveOptions(): Option[] {
+  const sizes = integerIn(0, ADMISSION_SIZE_MAX);
+  const positive = integerIn(1, ADMISSION_SIZE_MAX);
+  return [
+    new Option('--host <host>', 'address to listen on').env('STRATA_HOST').default('127.0.0.1'),
+    new Option('--port <port>', 'TCP port (0 picks a free one)').env('STRATA_PORT').default(8080).argParser(integerIn(0, 65_535)),
+    new Option('--data <dir>', 'data directory (store files and identity.sqlite)').env('STRATA_DATA').default('./data'),
+    new Option('--public-url <url>', 'base URL clients reach the server at, used in the service catalog (default: the listening address)').env(
+      'STRATA_PUBLIC_URL',
+    ),
+    new Option('--region <region>', 'region of the regional catalog entries and users').env('STRATA_REGION').default('LOCAL'),
+    new Option('--token-ttl <seconds>', 'token lifetime in seconds')
+      .env('STRATA_TOKEN_TTL')
+      .default(DEFAULT_TOKEN_TTL_MS / 1000)
+      .argParser(integerIn(Math.ceil(TOKEN_TTL_MS_MIN / 1000), TOKEN_TTL_MS_MAX / 1000)),
+    new Option('--vendor-prefix <prefix>', 'vendor prefix of identity extension keys (RAX-KSKEY:…, RAX-AUTH:…)').env('STRATA_VENDOR_PREFIX').default('RAX'),
+    new Option('--body-limit <bytes>', 'largest ingest request body').env('STRATA_BODY_LIMIT').default(HTTP_BODY_BYTES_MAX).argParser(integerIn(1024, HTTP_BODY_BYTES_MAX)),
+    new Option('--ingest-concurrency <n>', 'ingest requests running at once').env('STRATA_INGEST_CONCURRENCY').default(INGEST_CONCURRENCY_DEFAULT).argParser(positive),
+    new Option('--ingest-queue <n>', 'ingest requests waiting before 503').env('STRATA_INGEST_QUEUE').default(INGEST_QUEUE_MAX_DEFAULT).argParser(sizes),
+    new Option('--query-concurrency <n>', 'query requests running at once').env('STRATA_QUERY_CONCURRENCY').default(QUERY_CONCURRENCY_DEFAULT).argParser(positive),
+    new Option('--query-queue <n>', 'query requests waiting before 503').env('STRATA_QUERY_QUEUE').default(QUERY_QUEUE_MAX_DEFAULT).argParser(sizes),
+    new Option('--multi-tenant-ingest [enabled]', 'let admins write any tenant through /ingest/multi')
+      .env('STRATA_MULTI_TENANT_INGEST')
+      .default(false)
+      .preset(true)
+      .argParser(parseBoolean),
+    new Option('--workers <n>', 'rollup worker threads (default: cores - 1, at least 1; 0 rolls up inline)')
+      .env('STRATA_WORKERS')
+      .argParser(integerIn(0, ROLLUP_WORKERS_MAX)),
+    new Option('--durability <level>', "'normal' survives a process crash, 'full' also a power loss").env('STRATA_DURABILITY').choices(['normal', 'full']).default('normal'),
+    new Option('--admin-username <name>', 'username of the admin created on a first run').env('STRATA_ADMIN_USERNAME').default('admin'),
+    new Option('--admin-tenant <tenant>', 'tenant of the admin created on a first run').env('STRATA_ADMIN_TENANT').default('100000'),
+    new Option('--log-level <level>', 'pino log level').env('STRATA_LOG_LEVEL').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    new Option('--shutdown-timeout <seconds>', 'longest wait for in-flight requests on SIGTERM/SIGINT before exiting 1')
+      .env('STRATA_SHUTDOWN_TIMEOUT')
+      .default(30)
+      .argParser(integerIn(1, SHUTDOWN_TIMEOUT_S_MAX)),
+  ];
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { acceptAllows, essence } from '../../src/http/content-negotiation.js';
+import { STATUS_OF_KIND } from '../../src/http/error-status.js';
+import { familyOf } from '../../src/http/api-family.js';
+
+describe('media types', () => {
+  it('takes the essence of a media type', () => {
+    expect(essence('Application/JSON; charset=utf-8')).toBe('application/json');
+  });
+
+  it('allows JSON for absent, wildcard and JSON Accept headers, and refuses others', () => {
+    const json = ['application/json'];
+    for (const accept of [undefined, '', '*/*', 'application/json', 'application/*', 'text/html, application/json;q=0.1', 'APPLICATION/JSON']) {
+      expect(acceptAllows(accept, json)).toBe(true);
+    }
+    for (const accept of ['text/html', 'application/xml', 'application/json;q=0', 'text/*']) {
+      expect(acceptAllows(accept, json)).toBe(false);
+    }
+  });
+});
+
+describe('the one error map', () => {
+  it('maps every kind to its status', () => {
+    expect(STATUS_OF_KIND).toEqual({
+      invalid: 400,
+      unauthenticated: 401,
+      forbidden: 403,
+      not_found: 404,
+      method_not_allowed: 405,
+      conflict: 409,
+      over_limit: 413,
+      unsupported_media: 415,
+      internal: 500,
+      unavailable: 503,
+    });
+  });
+
+  it('sorts URLs into API families', () => {
+    expect(familyOf('/v2.0/tokens')).toBe('identity');
+    expect(familyOf('/ingest/v2.0/t/ingest')).toBe('ingest');
+    expect(familyOf('/metrics/v2.0/t/views/x')).toBe('metrics');
+    expect(familyOf('/monitoring/v1.0/t/entities')).toBe('metrics');
+  });
+});
