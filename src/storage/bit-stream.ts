@@ -90,6 +90,21 @@ export class BitWriter {
     for (let i = 0; i < bytes.length; i++) this.writeBits(bytes[i]!, 8);
   }
 
+  /**
+   * Drops every bit after the first `bitLength` bits, so that a caller can write one encoding,
+   * measure it, and take it back when another turns out smaller.
+   */
+  truncate(bitLength: number): void {
+    assert(bitLength >= 0 && bitLength <= this.bitLength, 'truncate beyond the bits written');
+    const wordIndex = bitLength >>> 5;
+    const used = bitLength & 31;
+    const word = wordIndex < this.wordIndex ? this.words[wordIndex]! : this.current;
+    // Words past wordIndex keep stale bits; they are overwritten before finish reads them.
+    this.current = used === 0 ? 0 : word & (0xffffffff >>> (32 - used));
+    this.wordIndex = wordIndex;
+    this.used = used;
+  }
+
   /** Returns a copy of the bytes written, the last byte zero-padded. */
   finish(): Uint8Array {
     const byteLength = (this.bitLength + 7) >>> 3;

@@ -2,7 +2,7 @@
 import { assert } from '../core/assert.js';
 import type { BitReader, BitWriter } from './bit-stream.js';
 import { readDecimalFloats, scaleToDecimal } from './decimal-column.js';
-import { packedIntsBitCost, writePackedInts } from './int-column.js';
+import { writePackedInts } from './int-column.js';
 import { readXorFloats, writeXorFloats, xorFloatsBitCost } from './xor-column.js';
 
 // The scheme byte: high nibble the scheme, low nibble the decimal places (0..15) for DECIMAL.
@@ -19,14 +19,15 @@ export function writeFloatColumn(writer: BitWriter, values: Float64Array, length
   if (length === 0) return;
   const digits = scaleToDecimal(values, length, scratch);
   if (digits >= 0) {
-    const decimalBits = packedIntsBitCost(scratch, length);
-    // Decimal data such as a 2-decimal walk costs a few bits a value and XOR 50 or more, so the
-    // XOR count usually stops after a few dozen values.
-    if (xorFloatsBitCost(values, length, decimalBits) > decimalBits) {
-      writer.writeBits(SCHEME_DECIMAL | digits, 8);
-      writePackedInts(writer, scratch, length);
-      return;
-    }
+    // Write the decimal form, then count XOR only as far as it takes to lose: decimal data such
+    // as a 2-decimal walk costs a few bits a value and XOR 50 or more, so the count stops after
+    // a few dozen values and the decimal bits stay.
+    const start = writer.bitLength;
+    writer.writeBits(SCHEME_DECIMAL | digits, 8);
+    writePackedInts(writer, scratch, length);
+    const decimalBits = writer.bitLength - start - 8;
+    if (xorFloatsBitCost(values, length, decimalBits) > decimalBits) return;
+    writer.truncate(start);
   }
   writer.writeBits(SCHEME_XOR, 8);
   writeXorFloats(writer, values, length);

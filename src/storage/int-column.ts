@@ -26,27 +26,6 @@ export function fitsPackedInts(ints: Float64Array, length: number): boolean {
 }
 
 /**
- * Bits writePackedInts will use for these integers, computed without writing, so a caller can
- * compare schemes before choosing one.
- */
-export function packedIntsBitCost(ints: Float64Array, length: number): number {
-  if (length === 0) return 0;
-  let bits = signedBitsCost(ints[0]!);
-  for (let start = 1; start < length; start += BLOCK_LENGTH) {
-    const end = Math.min(start + BLOCK_LENGTH, length);
-    let min = Infinity;
-    let max = -Infinity;
-    for (let i = start; i < end; i++) {
-      const delta = ints[i]! - ints[i - 1]!;
-      if (delta < min) min = delta;
-      if (delta > max) max = delta;
-    }
-    bits += 6 + signedBitsCost(min) + bitLength(max - min) * (end - start);
-  }
-  return bits;
-}
-
-/**
  * Writes `length` integers (see fitsPackedInts): the first with writeSignedBits, then blocks of
  * deltas, each block as a 6-bit width W, its smallest delta, and every delta minus that smallest
  * one in W bits. Subtracting the smallest delta keeps trends (counters) as narrow as noise.
@@ -103,8 +82,4 @@ export function readPackedInts(reader: BitReader, out: Float64Array, length: num
       }
     }
   }
-}
-
-function signedBitsCost(value: number): number {
-  return 6 + bitLength(value >= 0 ? value * 2 : -value * 2 - 1);
 }

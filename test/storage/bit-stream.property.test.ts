@@ -20,6 +20,26 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('bytes' as const), value: fc.uint8Array({ maxLength: 9 }) }),
 );
 
+function write(writer: BitWriter, o: Op): void {
+  if (o.kind === 'bits') writer.writeBits(o.value, o.count);
+  else if (o.kind === 'wide') writer.writeWide(o.value, o.count);
+  else if (o.kind === 'float') writer.writeFloat64(o.value);
+  else {
+    writer.alignToByte();
+    writer.writeBytes(o.value);
+  }
+}
+
+function expectRead(reader: BitReader, o: Op): void {
+  if (o.kind === 'bits') expect(reader.readBits(o.count)).toBe(o.value);
+  else if (o.kind === 'wide') expect(reader.readWide(o.count)).toBe(o.value);
+  else if (o.kind === 'float') expect(Object.is(reader.readFloat64(), o.value)).toBe(true);
+  else {
+    reader.alignToByte();
+    expect(Array.from(reader.readBytes(o.value.length))).toEqual(Array.from(o.value));
+  }
+}
+
 describe('BitWriter / BitReader', () => {
   it('read back every write in order, from a tiny starting buffer that must grow', () => {
     fc.assert(
@@ -27,32 +47,37 @@ describe('BitWriter / BitReader', () => {
         const writer = new BitWriter(1);
         let expectedBits = 0;
         for (const o of ops) {
-          if (o.kind === 'bits') writer.writeBits(o.value, o.count);
-          else if (o.kind === 'wide') writer.writeWide(o.value, o.count);
-          else if (o.kind === 'float') writer.writeFloat64(o.value);
-          else {
-            writer.alignToByte();
-            writer.writeBytes(o.value);
-          }
+          write(writer, o);
           expectedBits = o.kind === 'bytes' ? ((expectedBits + 7) & ~7) + o.value.length * 8 : expectedBits + (o.kind === 'float' ? 64 : o.count);
           expect(writer.bitLength).toBe(expectedBits);
         }
         const bytes = writer.finish();
         expect(bytes.length).toBe((expectedBits + 7) >>> 3);
         const reader = new BitReader(bytes);
-        for (const o of ops) {
-          if (o.kind === 'bits') expect(reader.readBits(o.count)).toBe(o.value);
-          else if (o.kind === 'wide') expect(reader.readWide(o.count)).toBe(o.value);
-          else if (o.kind === 'float') expect(Object.is(reader.readFloat64(), o.value)).toBe(true);
-          else {
-            reader.alignToByte();
-            expect(Array.from(reader.readBytes(o.value.length))).toEqual(Array.from(o.value));
-          }
-        }
+        for (const o of ops) expectRead(reader, o);
         expect(reader.bitPosition).toBe(expectedBits);
         reader.assertWithinInput();
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('truncate takes back exactly the bits written after the mark', () => {
+    const ops = fc.array(op, { maxLength: 40 });
+    fc.assert(
+      fc.property(ops, ops, ops, (kept, dropped, after) => {
+        const writer = new BitWriter(1);
+        for (const o of kept) write(writer, o);
+        const mark = writer.bitLength;
+        for (const o of dropped) write(writer, o);
+        writer.truncate(mark);
+        expect(writer.bitLength).toBe(mark);
+        for (const o of after) write(writer, o);
+        const reader = new BitReader(writer.finish());
+        for (const o of [...kept, ...after]) expectRead(reader, o);
+        reader.assertWithinInput();
+      }),
+      { numRuns: 300 },
     );
   });
 

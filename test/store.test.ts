@@ -1,0 +1,260 @@
+// Tests the embeddable store end to end: writes, queries at every resolution, late data, retention.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StrataError } from '../src/core/errors.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/core/time.js';
+import type { Point } from '../src/model/sample.js';
+import { openTestStore, T_NOON, type TestStore } from './store-harness.js';
+
+let t: TestStore | undefined;
+afterEach(async () => {
+  await t?.cleanup();
+  t = undefined;
+});
+
+function series(metric: string, startMs: number, count: number, stepMs: number, value: (i: number) => number | string, tenant = 'acme'): Point[] {
+  return Array.from({ length: count }, (_, i) => ({ tenant, metric, timestamp: startMs + i * stepMs, value: value(i) }));
+}
+
+async function expectCode(promise: Promise<unknown>, code: string): Promise<StrataError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(StrataError);
+  expect((error as StrataError).code).toBe(code);
+  return error as StrataError;
+}
+
+describe('write and query', () => {
+  it('serves raw points at FULL with numPoints 1 and the statistics of one value', async () => {
+    t = await openTestStore();
+    const start = T_NOON - HOUR_MS;
+    expect(await t.store.write(series('cpu', start, 4, 30_000, (i) => i * 1.5))).toEqual({ accepted: 4, rejected: [] });
+    const result = await t.store.query({ tenant: 'acme', metric: 'cpu', from: start, to: T_NOON, resolution: 'FULL', select: ['average', 'variance', 'min', 'max'] });
+    expect(result.resolution).toBe('FULL');
+    expect(result.values).toEqual([0, 1.5, 3, 4.5].map((v, i) => ({ timestamp: start + i * 30_000, numPoints: 1, average: v, variance: 0, min: v, max: v })));
+  });
+
+  it('returns the same buckets before the rollup runs (computed live) and after (stored)', async () => {
+    t = await openTestStore({ workers: 1 });
+    const start = T_NOON - DAY_MS;
+    await t.store.write(series('temp', start, 2880, 30_000, (i) => Math.sin(i / 50) * 10 + (i % 7)));
+    const select = ['average', 'variance', 'min', 'max'];
+    const asked = { tenant: 'acme', metric: 'temp', from: start, to: T_NOON, select };
+    const live = await Promise.all(['MIN5', 'MIN20', 'MIN60', 'MIN240', 'MIN1440'].map((resolution) => t!.store.query({ ...asked, resolution })));
+    await t.store.flush();
+    expect(t.store.stats().headPoints).toBe(0);
+    const stored = await Promise.all(['MIN5', 'MIN20', 'MIN60', 'MIN240', 'MIN1440'].map((resolution) => t!.store.query({ ...asked, resolution })));
+    // T_NOON is not a day boundary: the 24 h range touches two MIN1440 buckets.
+    expect(stored.map((r) => r.values.length)).toEqual([288, 72, 24, 6, 2]);
+    for (let i = 0; i < live.length; i++) expect(stored[i]?.values).toEqual(live[i]?.values);
+    expect(stored[4]?.values.map((v) => v.numPoints)).toEqual([1440, 1440]);
+  });
+
+  it('keeps the last value written for the same series and timestamp, across seals', async () => {
+    t = await openTestStore();
+    const at = T_NOON - 3 * HOUR_MS;
+    await t.store.write([{ tenant: 'acme', metric: 'm', timestamp: at, value: 1 }]);
+    await t.store.write([{ tenant: 'acme', metric: 'm', timestamp: at, value: 2 }]);
+    const q = { tenant: 'acme', metric: 'm', from: at, to: at + 1, resolution: 'FULL' };
+    expect((await t.store.query(q)).values).toEqual([{ timestamp: at, numPoints: 1, average: 2 }]);
+    await t.store.flush();
+    await t.store.write([{ tenant: 'acme', metric: 'm', timestamp: at, value: 3 }]);
+    expect((await t.store.query(q)).values).toEqual([{ timestamp: at, numPoints: 1, average: 3 }]);
+    await t.store.flush();
+    expect((await t.store.query(q)).values).toEqual([{ timestamp: at, numPoints: 1, average: 3 }]);
+    expect((await t.store.query({ ...q, to: at + 5 * MINUTE_MS, resolution: 'MIN5' })).values).toEqual([{ timestamp: at, numPoints: 1, average: 3 }]);
+  });
+
+  it('re-rolls a bucket and its coarser parents when a late point lands in it', async () => {
+    t = await openTestStore({ workers: 1 });
+    const start = T_NOON - DAY_MS;
+    await t.store.write(series('late', start, 100, 60_000, () => 10));
+    await t.store.flush();
+    const q = { tenant: 'acme', metric: 'late', from: start, to: T_NOON, select: ['average', 'max'] };
+    const day = start - (start % DAY_MS);
+    expect((await t.store.query({ ...q, resolution: 'MIN1440' })).values).toEqual([{ timestamp: day, numPoints: 100, average: 10, max: 10 }]);
+    await t.store.write([{ tenant: 'acme', metric: 'late', timestamp: start + 30_000, value: 111 }]);
+    const expected = [{ timestamp: day, numPoints: 101, average: 11, max: 111 }];
+    expect((await t.store.query({ ...q, resolution: 'MIN1440' })).values).toEqual(expected);
+    await t.store.flush();
+    expect((await t.store.query({ ...q, resolution: 'MIN1440' })).values).toEqual(expected);
+    expect((await t.store.query({ ...q, resolution: 'MIN5', to: start + 5 * MINUTE_MS })).values).toEqual([{ timestamp: start, numPoints: 6, average: (5 * 10 + 111) / 6, max: 111 }]);
+  });
+
+  it('stores string values at FULL and counts them in numPoints without averaging them', async () => {
+    t = await openTestStore();
+    const start = T_NOON - HOUR_MS;
+    await t.store.write([
+      { tenant: 'acme', metric: 's', timestamp: start, value: 4 },
+      { tenant: 'acme', metric: 's', timestamp: start + 30_000, value: 'up' },
+      { tenant: 'acme', metric: 's', timestamp: start + 60_000, value: 8 },
+    ]);
+    const full = await t.store.query({ tenant: 'acme', metric: 's', from: start, to: T_NOON, resolution: 'FULL' });
+    expect(full.values).toEqual([
+      { timestamp: start, numPoints: 1, average: 4 },
+      { timestamp: start + 30_000, numPoints: 1, average: null, value: 'up' },
+      { timestamp: start + 60_000, numPoints: 1, average: 8 },
+    ]);
+    await t.store.flush();
+    const min5 = await t.store.query({ tenant: 'acme', metric: 's', from: start, to: start + 5 * MINUTE_MS, resolution: 'MIN5' });
+    expect(min5.values).toEqual([{ timestamp: start, numPoints: 3, average: 6 }]);
+  });
+
+  it('records the unit and lists metrics by glob, sorted and paged', async () => {
+    t = await openTestStore();
+    const at = T_NOON - MINUTE_MS;
+    const names = ['web.cpu', 'web.mem', 'db.cpu', 'web.disk'];
+    await t.store.write(names.map((metric) => ({ tenant: 'acme', metric, timestamp: at, value: 1, unit: 'percent' })));
+    await t.store.write([{ tenant: 'other', metric: 'web.secret', timestamp: at, value: 1 }]);
+    expect(t.store.listMetrics('acme', { glob: 'web.*', limit: 2 })).toEqual({
+      metrics: [
+        { name: 'web.cpu', unit: 'percent' },
+        { name: 'web.disk', unit: 'percent' },
+      ],
+      nextAfter: 'web.disk',
+    });
+    expect(t.store.listMetrics('acme', { glob: 'web.*', after: 'web.disk' })).toEqual({ metrics: [{ name: 'web.mem', unit: 'percent' }], nextAfter: null });
+    expect(t.store.listMetrics('acme', { glob: '?b.cpu' }).metrics.map((m) => m.name)).toEqual(['db.cpu']);
+    expect(t.store.listMetrics('nobody').metrics).toEqual([]);
+    expect((await t.store.query({ tenant: 'acme', metric: 'web.cpu', from: at, to: T_NOON, resolution: 'FULL' })).unit).toBe('percent');
+    expect(() => t!.store.listMetrics('acme', { limit: 0 })).toThrow(StrataError);
+  });
+});
+
+describe('bad input', () => {
+  it('rejects bad points one by one with a reason each and keeps the good ones', async () => {
+    t = await openTestStore();
+    const now = T_NOON;
+    const result = await t.store.write([
+      { tenant: 'acme', metric: 'ok', timestamp: now - 1000, value: 1 },
+      { tenant: 'acme', metric: 'nan', timestamp: now - 1000, value: Number.NaN },
+      { tenant: 'acme', metric: 'old', timestamp: now - 3 * DAY_MS, value: 1 },
+      { tenant: 'acme', metric: 'future', timestamp: now + 11 * MINUTE_MS, value: 1 },
+      { tenant: 'acme', metric: 'secs', timestamp: Math.floor(now / 1000), value: 1 },
+      { tenant: 'acme', metric: 'frac', timestamp: now - 0.5, value: 1 },
+      { tenant: 'acme', metric: '', timestamp: now, value: 1 },
+      { tenant: 'acme', metric: 'x'.repeat(256), timestamp: now, value: 1 },
+    ]);
+    expect(result.accepted).toBe(1);
+    expect(result.rejected.map((r) => [r.index, r.code, r.field])).toEqual([
+      [1, 'INGEST_VALUE_NOT_FINITE', 'value'],
+      [2, 'INGEST_TIMESTAMP_TOO_OLD', 'timestamp'],
+      [3, 'INGEST_TIMESTAMP_IN_FUTURE', 'timestamp'],
+      [4, 'INGEST_TIMESTAMP_TOO_OLD', 'timestamp'],
+      [5, 'INGEST_TIMESTAMP_INVALID', 'timestamp'],
+      [6, 'INGEST_METRIC_NAME_EMPTY', 'metric'],
+      [7, 'INGEST_METRIC_NAME_TOO_LONG', 'metric'],
+    ]);
+    expect(result.rejected[3]?.message).toMatch(/looks like seconds/);
+    expect(t.store.listMetrics('acme').metrics.map((m) => m.name)).toEqual(['ok']);
+  });
+
+  it('applies nothing of an atomic batch with a bad point', async () => {
+    t = await openTestStore();
+    const error = await expectCode(
+      t.store.write(
+        [
+          { tenant: 'acme', metric: 'a', timestamp: T_NOON, value: 1 },
+          { tenant: 'acme', metric: 'b', timestamp: T_NOON, value: Infinity },
+        ],
+        { atomic: true },
+      ),
+      'INGEST_POINTS_REJECTED',
+    );
+    expect(error.details.rejected).toHaveLength(1);
+    expect(t.store.listMetrics('acme').metrics).toEqual([]);
+    expect(t.store.stats().headPoints).toBe(0);
+  });
+
+  it('refuses a batch over the batch limit', async () => {
+    t = await openTestStore();
+    const big = series('big', T_NOON - DAY_MS, 100_001, 1, () => 1);
+    await expectCode(t.store.write(big), 'INGEST_BATCH_TOO_LARGE');
+    expect(t.store.stats().headPoints).toBe(0);
+  });
+
+  it('validates queries: neither points nor resolution, from >= to, bad resolution, over the cap', async () => {
+    t = await openTestStore();
+    const q = { tenant: 'acme', metric: 'm', from: T_NOON - DAY_MS, to: T_NOON };
+    await expectCode(t.store.query(q), 'QUERY_POINTS_OR_RESOLUTION_REQUIRED');
+    await expectCode(t.store.query({ ...q, from: T_NOON, resolution: 'FULL' }), 'QUERY_RANGE_INVALID');
+    await expectCode(t.store.query({ ...q, resolution: 'MIN7' }), 'QUERY_RESOLUTION_INVALID');
+    await expectCode(t.store.query({ ...q, resolution: 'MIN5', select: ['median'] }), 'QUERY_SELECT_INVALID');
+    const over = await expectCode(t.store.query({ ...q, resolution: 'FULL' }), 'QUERY_POINTS_OVER_LIMIT');
+    expect(over.message).toMatch(/2880/);
+    expect(over.message).toMatch(/12 h/);
+  });
+});
+
+describe('retention', () => {
+  it('never serves expired points, and the sweeper drops whole expired partition files', async () => {
+    t = await openTestStore();
+    const start = T_NOON - 2 * HOUR_MS;
+    await t.store.write(series('r', start, 240, 30_000, (i) => i));
+    await t.store.flush();
+    const fullDir = join(t.dir, 'partitions', 'FULL');
+    const files = (): string[] => readdirSync(fullDir).filter((f) => f.endsWith('.sqlite'));
+    expect(files()).toHaveLength(1);
+    // When the first half hour is 2 days old it has expired at FULL; its file still exists (the window has not).
+    t.clock.advance(2 * DAY_MS - 90 * MINUTE_MS);
+    const half = await t.store.query({ tenant: 'acme', metric: 'r', from: start, to: start + 2 * HOUR_MS, resolution: 'FULL' });
+    expect(half.values[0]?.timestamp).toBe(start + 30 * MINUTE_MS);
+    expect(half.values).toHaveLength(180);
+    // Rollups outlive FULL: MIN5 still has all 24 buckets.
+    const min5 = await t.store.query({ tenant: 'acme', metric: 'r', from: start, to: start + 2 * HOUR_MS, resolution: 'MIN5' });
+    expect(min5.values).toHaveLength(24);
+    t.clock.advance(6 * HOUR_MS);
+    await t.store.flush();
+    expect(readdirSync(fullDir)).toEqual([]);
+    expect((await t.store.query({ tenant: 'acme', metric: 'r', from: start, to: start + 2 * HOUR_MS, resolution: 'FULL' })).values).toEqual([]);
+    expect((await t.store.query({ tenant: 'acme', metric: 'r', from: start, to: start + 2 * HOUR_MS, resolution: 'MIN60' })).values).toHaveLength(2);
+  });
+
+  it('coarsens a points query whose range reaches past a resolution’s retention (documented choice)', async () => {
+    t = await openTestStore();
+    const start = T_NOON - 3 * HOUR_MS;
+    await t.store.write(series('p', start, 360, 30_000, () => 5));
+    const q = { tenant: 'acme', metric: 'p', from: start, to: start + 3 * HOUR_MS, points: 360 };
+    expect((await t.store.query(q)).resolution).toBe('FULL');
+    t.clock.advance(2 * DAY_MS);
+    const later = await t.store.query(q);
+    expect(later.resolution).toBe('MIN5');
+    expect(later.values).toHaveLength(36);
+    expect(t.store.plan(q).reason).toMatch(/retention|keeps/i);
+  });
+
+  it('honours an injected retention table', async () => {
+    t = await openTestStore({ retention: { FULL: HOUR_MS } });
+    const result = await t.store.write([{ tenant: 'acme', metric: 'm', timestamp: T_NOON - 2 * HOUR_MS, value: 1 }]);
+    expect(result.rejected[0]?.code).toBe('INGEST_TIMESTAMP_TOO_OLD');
+  });
+});
+
+describe('durability and lifecycle', () => {
+  it('serves every acknowledged point after a reopen, sealed or not', async () => {
+    t = await openTestStore();
+    const start = T_NOON - 5 * HOUR_MS;
+    await t.store.write(series('d', start, 300, 60_000, (i) => i));
+    await t.store.flush();
+    await t.store.write(series('d', start + 300 * 60_000, 10, 1000, (i) => 1000 + i));
+    await t.store.write([{ tenant: 'acme', metric: 'd', timestamp: start, value: -1 }]);
+    const store = await t.reopen();
+    const a = await store.query({ tenant: 'acme', metric: 'd', from: start, to: start + 6 * HOUR_MS, resolution: 'MIN60', select: ['min', 'max'] });
+    expect(a.values.map((v) => v.numPoints)).toEqual([60, 60, 60, 60, 60, 10]);
+    expect(a.values[0]).toMatchObject({ min: -1, max: 59 });
+    expect(a.values[5]).toMatchObject({ min: 1000, max: 1009 });
+    await store.flush();
+    const b = await store.query({ tenant: 'acme', metric: 'd', from: start, to: start + 6 * HOUR_MS, resolution: 'MIN60', select: ['min', 'max'] });
+    expect(b.values).toEqual(a.values);
+  });
+
+  it('refuses calls after close with STORE_CLOSED and frees the directory lock', async () => {
+    t = await openTestStore();
+    await t.store.close();
+    await expectCode(t.store.write([{ tenant: 'acme', metric: 'm', timestamp: T_NOON, value: 1 }]), 'STORE_CLOSED');
+    expect(existsSync(join(t.dir, 'LOCK'))).toBe(false);
+  });
+});
