@@ -126,22 +126,34 @@ export function generateWorkload(spec: WorkloadSpec): Workload {
   };
 }
 
-/** Cuts the workload into batches of Point objects, in time-major order (built before any clock starts). */
-export function toBatches(workload: Workload, batchPoints: number = BATCH_POINTS): Point[][] {
-  const names = Array.from({ length: workload.spec.series }, (_, s) => metricName(s));
-  const batches: Point[][] = [];
-  for (let start = 0; start < workload.length; start += batchPoints) {
-    const end = Math.min(start + batchPoints, workload.length);
-    const batch: Point[] = new Array<Point>(end - start);
-    for (let i = start; i < end; i++) {
-      batch[i - start] = {
-        tenant: BENCH_TENANT,
-        metric: names[workload.seriesIndex[i] as number] as string,
-        timestamp: workload.timestampsMs[i] as number,
-        value: workload.values[i] as number,
-      };
-    }
-    batches.push(batch);
+/** Metric names of every series, built once so batches share the strings. */
+export function metricNames(series: number): string[] {
+  return Array.from({ length: series }, (_, s) => metricName(s));
+}
+
+/** Number of batches the workload cuts into. */
+export function batchCount(workload: Workload, batchPoints: number = BATCH_POINTS): number {
+  return Math.ceil(workload.length / batchPoints);
+}
+
+/** Batch `index` of the workload as Point objects, in time-major order. */
+export function batchAt(workload: Workload, index: number, names: readonly string[], batchPoints: number = BATCH_POINTS): Point[] {
+  const start = index * batchPoints;
+  const end = Math.min(start + batchPoints, workload.length);
+  const batch: Point[] = new Array<Point>(end - start);
+  for (let i = start; i < end; i++) {
+    batch[i - start] = {
+      tenant: BENCH_TENANT,
+      metric: names[workload.seriesIndex[i] as number] as string,
+      timestamp: workload.timestampsMs[i] as number,
+      value: workload.values[i] as number,
+    };
   }
-  return batches;
+  return batch;
+}
+
+/** Cuts the whole workload into batches of Point objects (built before any clock starts). */
+export function toBatches(workload: Workload, batchPoints: number = BATCH_POINTS): Point[][] {
+  const names = metricNames(workload.spec.series);
+  return Array.from({ length: batchCount(workload, batchPoints) }, (_, b) => batchAt(workload, b, names, batchPoints));
 }
