@@ -142,7 +142,12 @@ class EngineStore implements Store {
       }
       return { accepted: 0, rejected };
     }
-    this.registry.persist();
+    try {
+      this.registry.persist();
+    } catch (error) {
+      this.registry.discardPending();
+      throw error;
+    }
     const seq = this.wal.append(columns);
     this.lastSeq = seq;
     const { windows } = this.head.apply(columns, seq, now);

@@ -19,6 +19,8 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** Timestamps below this look like seconds (1e11 ms is March 1973; 1e11 s is the year 5138). */
 const SECONDS_HINT_BELOW = 1e11;
 
+const UNCHECKED = Symbol('unchecked tenant');
+
 /** The window of acceptable timestamps for a write at a given time. */
 export interface TimeBounds {
   readonly oldestMs: number;
@@ -104,7 +106,8 @@ export function validateBatch(points: readonly Point[], registry: SeriesRegistry
   const { seriesIds, timestampsMs, values } = scratch;
   let strings: Map<number, string> | null = null;
   const rejected: PointRejection[] = [];
-  let lastTenant: unknown;
+  // A sentinel no point carries, so even a missing tenant (undefined) is checked.
+  let lastTenant: unknown = UNCHECKED;
   let metricsOfTenant: ReadonlyMap<string, number> = new Map();
   let count = 0;
   for (let i = 0; i < n; i++) {

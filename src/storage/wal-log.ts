@@ -48,11 +48,14 @@ export class WalLog {
    */
   replay(visit: (record: DecodedRecord) => void): void {
     const names = readdirSync(this.dir).filter((n) => SEGMENT_NAME.test(n)).sort();
-    for (const name of names) {
+    for (const [index, name] of names.entries()) {
       const path = join(this.dir, name);
       const buf = readFileSync(path);
       let offset = 0;
       const segment: Segment = { path, firstSeq: Number(SEGMENT_NAME.exec(name)?.[1]), lastSeq: 0, live: 0 };
+      segment.lastSeq = segment.firstSeq - 1;
+      // Seqs never go back, even when every record was released: sealed markers refer to them.
+      this.nextSeq = Math.max(this.nextSeq, segment.firstSeq);
       for (;;) {
         const decoded = decodeRecord(buf, offset);
         if (decoded === undefined) break;
@@ -63,7 +66,8 @@ export class WalLog {
         offset = decoded.next;
       }
       if (offset < buf.length) this.cutTail(path, offset);
-      if (segment.live === 0) unlinkSync(path);
+      // The newest segment is kept even when empty: its name carries the next seq.
+      if (segment.live === 0 && index < names.length - 1) unlinkSync(path);
       else this.segments.push(segment);
     }
   }
@@ -103,7 +107,8 @@ export class WalLog {
     const path = join(this.dir, segmentName(firstSeq));
     this.fd = openSync(path, 'a');
     this.currentBytes = 0;
-    this.segments.push({ path, firstSeq, lastSeq: firstSeq - 1, live: 0 });
+    // The empty marker segment left by close() (or a replayed newest segment) is reused by name.
+    if (this.segments[this.segments.length - 1]?.path !== path) this.segments.push({ path, firstSeq, lastSeq: firstSeq - 1, live: 0 });
   }
 
   /** Marks the record `seq` as fully sealed; deletes segments whose records all are. */
@@ -115,21 +120,25 @@ export class WalLog {
   }
 
   private dropReleasedSegments(): void {
-    const current = this.fd >= 0 ? this.segments[this.segments.length - 1] : undefined;
-    for (let i = this.segments.length - 1; i >= 0; i--) {
+    // The newest segment always stays: appends go to it, and its name records the next seq.
+    for (let i = this.segments.length - 2; i >= 0; i--) {
       const segment = this.segments[i] as Segment;
-      if (segment.live > 0 || segment === current) continue;
+      if (segment.live > 0) continue;
       if (existsSync(segment.path)) unlinkSync(segment.path);
       this.segments.splice(i, 1);
     }
   }
 
-  /** Bytes in segment files not yet deleted (for stats). */
+  /** Segment files not yet deleted (for stats). */
   segmentCount(): number {
     return this.segments.length;
   }
 
-  /** Flushes to disk and closes the current segment. */
+  /**
+   * Flushes to disk and closes the current segment. When every record is released, the newest
+   * segment is replaced by an empty one named after the next seq, so a reopen neither rereads
+   * released records nor restarts seqs.
+   */
   close(): void {
     if (this.fd >= 0) {
       fdatasyncSync(this.fd);
@@ -137,6 +146,13 @@ export class WalLog {
       this.fd = -1;
     }
     this.dropReleasedSegments();
+    const newest = this.segments[this.segments.length - 1];
+    if (newest !== undefined && newest.live === 0 && newest.firstSeq !== this.nextSeq) {
+      const marker = join(this.dir, segmentName(this.nextSeq));
+      closeSync(openSync(marker, 'a'));
+      unlinkSync(newest.path);
+      this.segments[this.segments.length - 1] = { path: marker, firstSeq: this.nextSeq, lastSeq: this.nextSeq - 1, live: 0 };
+    }
   }
 }
 

@@ -49,7 +49,7 @@ describe('mapIngestItems', () => {
         const items = rows.map(([kind, m]) => (kind === 'good' ? m : kind === 'null' ? { ...m, metricValue: null } : { ...m, metricName: 1 }));
         const mapping = mapIngestItems(items, { multi: false, tenant: 't' });
         const rejected = mapping.points.map((_, index) => ({ index, code: 'X', message: 'x', field: 'value' }));
-        const entries = storeRejectionEntries(rejected, mapping, items);
+        const entries = storeRejectionEntries(rejected, mapping);
         expect(entries.map((e) => e.index)).toEqual(rows.flatMap(([kind], i) => (kind === 'good' ? [i] : [])));
         expect(entries.every((e) => e.source === 'metricValue')).toBe(true);
         expect(mapping.skipped).toBe(rows.filter(([kind]) => kind === 'null').length);

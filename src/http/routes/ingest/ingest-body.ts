@@ -1,13 +1,17 @@
 // Owns the ingest body: decoding JSON or msgpack and mapping Blueflood points onto the store's points.
-import { unpack } from 'msgpackr';
+import { Unpackr } from 'msgpackr';
 import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
 import type { Point } from '../../../model/sample.js';
 import { httpError } from '../../http-errors.js';
 import { MSGPACK_TYPE } from '../../route-rules.js';
+import { fastJsonIngest } from './fast-json.js';
+import { fastMsgpackIngest } from './fast-msgpack.js';
+import { TTL_SECONDS_MAX, ttlAcceptable } from './fast-fields.js';
 import type { IngestErrorEntry } from './ingest-fault.js';
 
-/** Largest ttlInSeconds (Blueflood: Integer.MAX_VALUE). */
-export const TTL_SECONDS_MAX = 2_147_483_647;
+// 64-bit integers (how msgpack libraries other than msgpackr send millisecond times) decode to
+// numbers, as JSON's do, rather than to BigInt.
+const unpackr = new Unpackr({ int64AsType: 'number', mapsAsObjects: true });
 
 /** Whose points a body holds: the URL's tenant, or each point's `tenantId` (multi). */
 export type IngestScope =
@@ -31,7 +35,7 @@ export function decodeIngestBody(raw: unknown, mediaType: string): unknown[] {
   try {
     // JSON.parse instead of a prototype-scanning parser: only known fields are read from the
     // result, so a "__proto__" key is inert here.
-    body = mediaType === MSGPACK_TYPE ? unpack(raw) : JSON.parse(raw.toString('utf8'));
+    body = mediaType === MSGPACK_TYPE ? unpackr.unpack(raw) : JSON.parse(raw.toString('utf8'));
   } catch (error) {
     throw httpError('HTTP_BODY_INVALID', `Cannot parse content: ${(error as Error).message}`);
   }
@@ -71,7 +75,7 @@ function precheck(raw: RawMetric, index: number, tenant: string): IngestErrorEnt
     return entry(index, tenant, raw, 'collectionTime', 'INGEST_TIMESTAMP_INVALID', 'collectionTime must be a number of milliseconds');
   }
   const ttl = raw.ttlInSeconds;
-  if (ttl !== undefined && ttl !== null && !(Number.isInteger(ttl) && (ttl as number) >= 1 && (ttl as number) <= TTL_SECONDS_MAX)) {
+  if (ttl !== undefined && ttl !== null && !ttlAcceptable(ttl as number)) {
     return entry(index, tenant, raw, 'ttlInSeconds', 'INGEST_TTL_INVALID', `ttlInSeconds must be between 1 and ${TTL_SECONDS_MAX}`);
   }
   if (raw.unit !== undefined && raw.unit !== null && typeof raw.unit !== 'string') {
@@ -142,15 +146,24 @@ const SOURCE_OF_FIELD: Readonly<Record<string, string>> = {
 };
 
 /** Error entries for the store's rejections, in body terms (index, field name). */
-export function storeRejectionEntries(
-  rejected: readonly { index: number; code: string; message: string; field: string }[],
-  mapping: IngestMapping,
-  items: readonly unknown[],
-): IngestErrorEntry[] {
+export function storeRejectionEntries(rejected: readonly { index: number; code: string; message: string; field: string }[], mapping: IngestMapping): IngestErrorEntry[] {
   return rejected.map((rejection) => {
     const index = mapping.positions === null ? rejection.index : (mapping.positions[rejection.index] ?? rejection.index);
     const point = mapping.points[rejection.index];
-    const raw = (items[index] ?? {}) as RawMetric;
+    // A point carries its metric's name and time unchanged, so it stands in for the raw metric.
+    const raw: RawMetric = point === undefined ? {} : { metricName: point.metric, collectionTime: point.timestamp };
     return entry(index, point?.tenant ?? '', raw, SOURCE_OF_FIELD[rejection.field] ?? rejection.field, rejection.code, rejection.message);
   });
+}
+
+/**
+ * Points of a raw ingest body: the fast decoder of its media type when every metric is clean,
+ * else the full decoder and mapping (which also produce the per-metric error entries).
+ */
+export function mapIngestBody(raw: unknown, mediaType: string, scope: IngestScope): IngestMapping {
+  if (Buffer.isBuffer(raw)) {
+    const fast = mediaType === MSGPACK_TYPE ? fastMsgpackIngest(raw, scope) : fastJsonIngest(raw, scope);
+    if (fast !== undefined) return fast;
+  }
+  return mapIngestItems(decodeIngestBody(raw, mediaType), scope);
 }

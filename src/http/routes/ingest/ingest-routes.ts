@@ -6,7 +6,7 @@ import { defineResource } from '../../route-table.js';
 import { JSON_TYPE, MSGPACK_TYPE, type RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
 import type { IngestErrorEntry } from './ingest-fault.js';
-import { decodeIngestBody, mapIngestItems, storeRejectionEntries, type IngestScope } from './ingest-body.js';
+import { mapIngestBody, storeRejectionEntries, type IngestScope } from './ingest-body.js';
 
 const INGEST_RULES: RouteRules = { access: 'write', bodyTypes: [JSON_TYPE, MSGPACK_TYPE], produces: [JSON_TYPE, MSGPACK_TYPE], work: 'ingest' };
 
@@ -20,16 +20,15 @@ async function ingest(context: ServerContext, request: FastifyRequest, reply: Fa
   const format = mediaType === MSGPACK_TYPE ? 'msgpack' : 'json';
   // Decoding runs inside the admission slot: a refused request costs no parsing.
   return context.admission.run('ingest', async () => {
-    const items = decodeIngestBody(request.body, mediaType);
     const scope: IngestScope = multi ? { multi: true, ownTenant: tenant, anyTenant: context.config.multiTenantIngest } : { multi: false, tenant };
-    const mapping = mapIngestItems(items, scope);
+    const mapping = mapIngestBody(request.body, mediaType, scope);
     let errors = mapping.errors;
     let accepted = 0;
     if (mapping.points.length > 0) {
       // The store resolves once every accepted point is durable, so any 2xx below is a promise kept.
       const result = await context.store.write(mapping.points);
       accepted = result.accepted;
-      if (result.rejected.length > 0) errors = [...errors, ...storeRejectionEntries(result.rejected, mapping, items)].sort(byIndex);
+      if (result.rejected.length > 0) errors = [...errors, ...storeRejectionEntries(result.rejected, mapping)].sort(byIndex);
     } else if (errors.length === 0) {
       throw new StrataError('INGEST_BATCH_EMPTY', 'No valid metrics: the batch holds no metric with a value.');
     }
