@@ -30,6 +30,8 @@ export interface HttpBenchOptions {
   readonly formats?: readonly IngestFormat[];
   /** Rollup worker threads of the store (as on a 2-core production machine). */
   readonly workers?: number;
+  /** Threads decoding ingest bodies beside the server's main thread (as `strata serve` on 2 cores). */
+  readonly decodeThreads?: number;
 }
 
 /** One format's ingest measurement. */
@@ -102,13 +104,13 @@ interface Running {
 }
 
 /** A fresh store, identity and server on an ephemeral port, with a token for the bench tenant. */
-async function startServer(workers: number, clients: number): Promise<Running> {
+async function startServer(workers: number, decodeThreads: number, clients: number): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'strata-http-bench-'));
   const store = await openStore({ dir, workers });
   const identity = openIdentity({ dir, clock: { now: () => Date.now() } });
   const apiKey = 'bench-api-key-0123456789';
   identity.createUser({ username: 'bench', tenant: BENCH_TENANT, role: 'admin', apiKey });
-  const app = await createServer({ store, identity, config: { admission: { ingest: { concurrency: clients, queueMax: clients } } } });
+  const app = await createServer({ store, identity, config: { decodeThreads, admission: { ingest: { concurrency: clients, queueMax: clients } } } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = app.strata.publicUrl();
   const token = identity.authenticate('bench', apiKey).token;
@@ -153,7 +155,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
   let plot288: (LatencySummary & { values: number }) | undefined;
   for (const format of formats) {
     const bodies = encodeBatches(wl, batchPoints, format);
-    const server = await startServer(options.workers ?? 1, clients);
+    const server = await startServer(options.workers ?? 1, options.decodeThreads ?? 1, clients);
     try {
       const seconds = await postAll(server.url, server.token, bodies, format, clients);
       const bodyBytes = bodies.reduce((sum, body) => sum + body.length, 0);

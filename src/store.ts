@@ -48,10 +48,9 @@ class EngineStore implements Store {
   private accepted = 0;
   private rejected = 0;
 
-  constructor(cfg: StoreConfig) {
+  constructor(cfg: StoreConfig, unlock: () => void) {
     this.cfg = cfg;
-    mkdirSync(cfg.dir, { recursive: true });
-    this.unlock = lockDirectory(cfg.dir);
+    this.unlock = unlock;
     this.catalog = new Catalog(join(cfg.dir, 'catalog.sqlite'), cfg.durability);
     this.registry = new SeriesRegistry(this.catalog);
     this.partitions = new PartitionSet(cfg.dir, cfg.durability);
@@ -284,5 +283,13 @@ class EngineStore implements Store {
 
 /** Opens (creating when needed) a store in `options.dir`; replays its write-ahead log. */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  return new EngineStore(resolveStoreOptions(options));
+  const cfg = resolveStoreOptions(options);
+  mkdirSync(cfg.dir, { recursive: true });
+  const unlock = lockDirectory(cfg.dir);
+  try {
+    return new EngineStore(cfg, unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }

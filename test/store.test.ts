@@ -251,6 +251,13 @@ describe('durability and lifecycle', () => {
     expect(b.values).toEqual(a.values);
   });
 
+  it('refuses a second store on the same directory, even in the same process', async () => {
+    t = await openTestStore();
+    const { openStore } = await import('../src/store.js');
+    await expectCode(openStore({ dir: t.dir, background: false, workers: 0 }), 'STORE_LOCKED');
+    expect((await t.store.write([{ tenant: 'acme', metric: 'm', timestamp: T_NOON, value: 1 }])).accepted).toBe(1);
+  });
+
   it('refuses calls after close with STORE_CLOSED and frees the directory lock', async () => {
     t = await openTestStore();
     await t.store.close();

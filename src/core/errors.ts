@@ -23,7 +23,7 @@ interface CodeInfo {
 export const ERROR_CODES = {
   INGEST_BATCH_TOO_LARGE: { kind: 'over_limit', doc: 'A write batch holds more points than INGEST_BATCH_POINTS_MAX.' },
   INGEST_BATCH_EMPTY: { kind: 'invalid', doc: 'A write batch holds no points.' },
-  INGEST_POINTS_REJECTED: { kind: 'invalid', doc: 'Every point of a batch was rejected; details list each point and its reason.' },
+  INGEST_POINTS_REJECTED: { kind: 'invalid', doc: "A batch was refused: every point was bad, or the write was atomic and some point was; details list each point and its reason." },
   INGEST_POINT_MALFORMED: { kind: 'invalid', doc: 'A point is not an object with tenant, metric, timestamp and value.' },
   INGEST_TENANT_INVALID: { kind: 'invalid', doc: 'A tenant id is empty, too long or holds characters other than letters, digits, dash, dot and underscore.' },
   INGEST_METRIC_NAME_EMPTY: { kind: 'invalid', doc: 'A metric name is empty.' },
@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   QUERY_RESOLUTION_INVALID: { kind: 'invalid', doc: 'A resolution is not one of FULL, MIN5, MIN20, MIN60, MIN240, MIN1440.' },
   QUERY_SELECT_INVALID: { kind: 'invalid', doc: 'A select entry is not one of average, variance, min, max.' },
   QUERY_POINTS_OVER_LIMIT: { kind: 'over_limit', doc: 'The chosen resolution would return more than QUERY_POINTS_MAX points; split the range.' },
-  LIST_LIMIT_INVALID: { kind: 'invalid', doc: 'A list limit is not an integer between 1 and LIST_ITEMS_MAX.' },
+  LIST_LIMIT_INVALID: { kind: 'invalid', doc: "A list limit is not an integer between 1 and that list's maximum (LIST_ITEMS_MAX for API lists, METRICS_PAGE_MAX for metric name pages)." },
   STORE_LOCKED: { kind: 'conflict', doc: 'Another live process has the data directory open; one process owns a data directory at a time.' },
   STORE_CLOSED: { kind: 'unavailable', doc: 'The store was closed; no further calls are accepted.' },
   STORE_OPTIONS_INVALID: { kind: 'invalid', doc: 'openStore was given an invalid option (directory, retention table, grace or worker count).' },

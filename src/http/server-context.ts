@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import type { Store } from '../store-types.js';
 import type { Admission } from './admission.js';
+import type { IngestDecoder } from './routes/ingest/decode-pool.js';
 import type { ServerConfig } from './server-config.js';
 import type { ServerMetrics } from './server-metrics.js';
 
@@ -12,6 +13,8 @@ export interface ServerContext {
   readonly identity: IdentityService;
   readonly config: ServerConfig;
   readonly admission: Admission;
+  /** Decodes ingest bodies (on decode threads when configured). */
+  readonly decoder: IngestDecoder;
   readonly metrics: ServerMetrics;
   readonly clock: Clock;
   /** The base URL clients reach the server at (configured, or the listening address). */

@@ -10,6 +10,7 @@ import { negotiate } from './content-negotiation.js';
 import { sendError, sendNotFound } from './error-response.js';
 import { httpError } from './http-errors.js';
 import { PATH_PARAM_LENGTH_MAX } from './http-limits.js';
+import { IngestDecoder } from './routes/ingest/decode-pool.js';
 import { registerIngestRoutes } from './routes/ingest/ingest-routes.js';
 import { registerTokenRoutes } from './routes/identity/tokens-routes.js';
 import { registerViewsRoutes } from './routes/metrics/views-routes.js';
@@ -83,16 +84,20 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     forceCloseConnections: 'idle',
   });
   const admission = new Admission(config.admission);
+  const decoder = new IngestDecoder(config.decodeThreads);
   const context: ServerContext = {
     store: options.store,
     identity: options.identity,
     config,
     admission,
+    decoder,
     metrics: createServerMetrics(options.store, admission, { processMetrics: config.processMetrics }),
     clock,
     publicUrl: () => (config.publicUrl ?? listeningUrl(app)).replace(/\/+$/, ''),
   };
   app.decorate('strata', context);
+  // Runs once every in-flight request has finished.
+  app.addHook('onClose', async () => decoder.close());
   app.decorateRequest('principal', undefined);
   addBodyParsers(app);
   addHooks(app, context);

@@ -17,7 +17,10 @@ function alive(pid: number): boolean {
 
 /**
  * Takes the lock of `dir` for this process, or throws STORE_LOCKED naming the holder. A lock left
- * by a process that no longer runs (a crash, kill -9) is taken over.
+ * by a process that no longer runs (a crash, kill -9) is taken over. Known gap: two processes
+ * taking over the same stale lock at the same instant can both succeed (read, remove and create
+ * are three steps); starting two servers on one directory within a millisecond of each other
+ * after a crash is the only way to hit it.
  */
 export function lockDirectory(dir: string): () => void {
   const path = join(dir, LOCK_FILE);
@@ -30,7 +33,8 @@ export function lockDirectory(dir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(path, 'utf8'));
-      if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+      // Our own pid means another store of this process holds it: two stores must not share a WAL.
+      if (Number.isSafeInteger(holder) && holder > 0 && alive(holder)) {
         throw new StrataError('STORE_LOCKED', `${dir} is open in process ${holder}; stop it (or use its HTTP API) first`, { pid: holder });
       }
       rmSync(path, { force: true });

@@ -1,10 +1,10 @@
 // Owns the decode thread's task: a raw ingest body in, clean points out as columns (or "use the full decoder").
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { decodeJsonInto } from './fast-json.js';
 import { decodeMsgpackInto } from './fast-msgpack.js';
 import type { IngestScope } from './ingest-body.js';
 import { NameCache } from './name-cache.js';
 import { ColumnSink, transferList, type PointColumns } from './point-columns.js';
-import { Piscina } from 'piscina';
 
 /** A decode task: the body (its buffer transferred) and how to read it. */
 export interface DecodeTask {
@@ -27,9 +27,16 @@ export function decodeTask(task: DecodeTask): DecodeOutcome {
   return ok ? { ok: true, columns: sink.columns() } : { ok: false, body: task.body };
 }
 
-/** The piscina entry: decodes and transfers the result's buffers back. */
+/** The piscina entry: decodes, and moves (not copies) the columns or the body back. */
 export default function decodeOnThread(task: DecodeTask): unknown {
   const outcome = decodeTask(task);
-  if (outcome.ok) return Piscina.move(outcome as never, transferList(outcome.columns) as never);
-  return Piscina.move(outcome as never, [outcome.body.buffer as ArrayBuffer] as never);
+  const buffers = outcome.ok ? transferList(outcome.columns) : [outcome.body.buffer as ArrayBuffer];
+  return move({
+    get [transferableSymbol]() {
+      return buffers;
+    },
+    get [valueSymbol]() {
+      return outcome;
+    },
+  } as never);
 }

@@ -4,8 +4,6 @@ import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
 import type { Point } from '../../../model/sample.js';
 import { httpError } from '../../http-errors.js';
 import { MSGPACK_TYPE } from '../../route-rules.js';
-import { fastJsonIngest } from './fast-json.js';
-import { fastMsgpackIngest } from './fast-msgpack.js';
 import { TTL_SECONDS_MAX, ttlAcceptable } from './fast-fields.js';
 import type { IngestErrorEntry } from './ingest-fault.js';
 
@@ -154,16 +152,4 @@ export function storeRejectionEntries(rejected: readonly { index: number; code: 
     const raw: RawMetric = point === undefined ? {} : { metricName: point.metric, collectionTime: point.timestamp };
     return entry(index, point?.tenant ?? '', raw, SOURCE_OF_FIELD[rejection.field] ?? rejection.field, rejection.code, rejection.message);
   });
-}
-
-/**
- * Points of a raw ingest body: the fast decoder of its media type when every metric is clean,
- * else the full decoder and mapping (which also produce the per-metric error entries).
- */
-export function mapIngestBody(raw: unknown, mediaType: string, scope: IngestScope): IngestMapping {
-  if (Buffer.isBuffer(raw)) {
-    const fast = mediaType === MSGPACK_TYPE ? fastMsgpackIngest(raw, scope) : fastJsonIngest(raw, scope);
-    if (fast !== undefined) return fast;
-  }
-  return mapIngestItems(decodeIngestBody(raw, mediaType), scope);
 }

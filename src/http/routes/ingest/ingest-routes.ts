@@ -6,7 +6,7 @@ import { defineResource } from '../../route-table.js';
 import { JSON_TYPE, MSGPACK_TYPE, type RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
 import type { IngestErrorEntry } from './ingest-fault.js';
-import { mapIngestBody, storeRejectionEntries, type IngestScope } from './ingest-body.js';
+import { storeRejectionEntries, type IngestScope } from './ingest-body.js';
 
 const INGEST_RULES: RouteRules = { access: 'write', bodyTypes: [JSON_TYPE, MSGPACK_TYPE], produces: [JSON_TYPE, MSGPACK_TYPE], work: 'ingest' };
 
@@ -21,7 +21,7 @@ async function ingest(context: ServerContext, request: FastifyRequest, reply: Fa
   // Decoding runs inside the admission slot: a refused request costs no parsing.
   return context.admission.run('ingest', async () => {
     const scope: IngestScope = multi ? { multi: true, ownTenant: tenant, anyTenant: context.config.multiTenantIngest } : { multi: false, tenant };
-    const mapping = mapIngestBody(request.body, mediaType, scope);
+    const mapping = await context.decoder.decode(request.body, mediaType, scope);
     let errors = mapping.errors;
     let accepted = 0;
     if (mapping.points.length > 0) {
