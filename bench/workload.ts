@@ -9,10 +9,13 @@ export type ValueKind = 'walk' | 'rounded' | 'nab';
 /** Every value kind, in the order the benchmark runs them. */
 export const VALUE_KINDS: readonly ValueKind[] = ['walk', 'rounded', 'nab'];
 
-/** The standard workload's size and spacing (issue 2, "Benchmarks"). */
+/** Series of the standard workload (issue 2, "Benchmarks"). */
 export const STANDARD_SERIES = 1_000;
+/** Points per series of the standard workload: 24 h at 30 s. */
 export const STANDARD_POINTS = 2_880;
+/** Spacing of the standard workload's points. */
 export const STANDARD_INTERVAL_MS = 30_000;
+/** Seed of the standard workload (the peers used 42). */
 export const STANDARD_SEED = 42;
 /** Points per write batch (the peers posted 10k lines per request). */
 export const BATCH_POINTS = 10_000;
