@@ -4,10 +4,14 @@ import { Command } from 'commander';
 import { ingestCommand } from './ingest-command.js';
 import { planCommand } from './plan-command.js';
 import { queryCommand } from './query-command.js';
+import { serveCommand } from './serve-command.js';
+import { userCommand } from './user-command.js';
 
 const program = new Command('strata')
   .description('Strata: an embeddable metrics store with rollups, and a monitoring API server')
   .showHelpAfterError();
+program.addCommand(serveCommand());
+program.addCommand(userCommand());
 program.addCommand(ingestCommand());
 program.addCommand(queryCommand());
 program.addCommand(planCommand());

@@ -6,6 +6,7 @@ import { createServer, type StrataServer } from '../http/server.js';
 import { openIdentity, type IdentityService } from '../identity/identity-service.js';
 import { openStore } from '../store.js';
 import type { Store } from '../store-types.js';
+import { printError } from './print-error.js';
 import { serveOptions, type ServeOptions } from './serve-options.js';
 
 /** Exit code when the server cannot start or stop cleanly. */
@@ -84,6 +85,7 @@ async function serve(options: ServeOptions): Promise<void> {
         query: { concurrency: options.queryConcurrency, queueMax: options.queryQueue },
       },
       multiTenantIngest: options.multiTenantIngest,
+      decodeThreads: options.decodeThreads,
       processMetrics: true,
     },
   });
@@ -107,8 +109,9 @@ export function serveCommand(): Command {
     try {
       await serve(options);
     } catch (error) {
-      process.stderr.write(`strata serve: ${(error as Error).message}\n`);
-      process.exit(EXIT_FAILURE);
+      // The store, the identity file or the port could not be opened: say why and stop.
+      printError(error);
+      process.exit(process.exitCode ?? EXIT_FAILURE);
     }
   });
   return command;

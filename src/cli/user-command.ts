@@ -3,9 +3,7 @@ import { Command, Option } from 'commander';
 import { systemClock } from '../core/clock.js';
 import { openIdentity, type IdentityService } from '../identity/identity-service.js';
 import { ROLES } from '../identity/user-rules.js';
-
-/** Exit code when the command fails. */
-const EXIT_FAILURE = 1;
+import { printError } from './print-error.js';
 
 function dataOption(): Option {
   return new Option('--data <dir>', 'data directory').env('STRATA_DATA').default('./data');
@@ -16,8 +14,8 @@ function withIdentity(dir: string, work: (identity: IdentityService) => void): v
   try {
     work(identity);
   } catch (error) {
-    process.stderr.write(`strata user: ${(error as Error).message}\n`);
-    process.exitCode = EXIT_FAILURE;
+    // Exit 2 for bad input (a malformed field), 1 otherwise (a taken username).
+    printError(error);
   } finally {
     identity.close();
   }

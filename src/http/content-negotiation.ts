@@ -11,7 +11,7 @@ export function essence(mediaType: string): string {
 
 /** True when an Accept header value allows one of `produces` (absent or empty Accept allows JSON). */
 export function acceptAllows(accept: string | undefined, produces: readonly string[]): boolean {
-  if (accept === undefined || accept.trim() === '') return true;
+  if (accept === undefined || accept.trim() === '' || produces.includes('*/*')) return true;
   for (const entry of accept.split(',')) {
     const type = essence(entry);
     // q=0 means "not acceptable"; anything else counts.

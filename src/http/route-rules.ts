@@ -28,10 +28,13 @@ export interface RouteRules {
   readonly work?: WorkKind;
 }
 
-/** The rules of the route a request matched (public and JSON for unmatched requests). */
+/** Rules of requests that matched no route: they get their 404 whatever they accept. */
+const UNMATCHED_RULES: RouteRules = { access: 'public', produces: ['*/*'] };
+
+/** The rules of the route a request matched. */
 export function rulesOf(request: FastifyRequest): RouteRules {
   const config = request.routeOptions.config as Partial<RouteRules> | undefined;
-  return config?.access !== undefined ? (config as RouteRules) : { access: 'public' };
+  return config?.access !== undefined ? (config as RouteRules) : UNMATCHED_RULES;
 }
 
 /** The principal the auth hook attached (undefined on public routes). */

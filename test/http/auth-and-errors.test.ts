@@ -74,12 +74,12 @@ describe('auth rules and error shapes', () => {
     expect(ingest.status).toBe(405);
     expect(ingest.headers.get('allow')).toBe('POST');
     expect(ingest.json.errors).toHaveLength(1);
-    const put = await call(h, 'PUT', '/ingest/v2.0/t1/ingest', { body: 'x'.repeat(100_000), type: 'application/octet-stream' });
+    const put = await call(h, 'PUT', '/ingest/v2.0/t1/ingest', { body: 'x'.repeat(100_000), type: 'application/octet-stream', headers: { accept: 'text/html' } });
     expect(put.status).toBe(405);
   });
 
   it('404 in the family shape, and a transaction id on every response', async () => {
-    const missing = await call(h, 'GET', '/metrics/v2.0/t1/nothing');
+    const missing = await call(h, 'GET', '/metrics/v2.0/t1/nothing', { headers: { accept: 'text/html' } });
     expect(missing.status).toBe(404);
     expect(missing.json).toMatchObject({ type: 'notFoundError', code: 404 });
     for (const res of [missing, await call(h, 'GET', '/healthz'), await call(h, 'GET', '/metrics')]) {

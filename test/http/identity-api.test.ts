@@ -96,7 +96,9 @@ describe('identity API', () => {
     expect((await call(h, 'GET', `/v2.0/tokens/${olga}`, { token: alice })).status).toBe(200);
     expect((await call(h, 'GET', `/v2.0/tokens/${alice}?belongsTo=t1`, { token: alice })).status).toBe(200);
     expect((await call(h, 'GET', `/v2.0/tokens/${alice}?belongsTo=t2`, { token: alice })).status).toBe(404);
-    expect((await call(h, 'GET', `/v2.0/tokens/${alice}`, { token: olga })).status).toBe(403);
+    const forbidden = await call(h, 'GET', `/v2.0/tokens/${alice}`, { token: olga });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.json).toEqual({ forbidden: { code: 403, message: 'Only an admin may validate or revoke a token other than its own.' } });
     const foreign = await call(h, 'GET', `/v2.0/tokens/${bob}`, { token: alice });
     expect(foreign.status).toBe(404);
     expect(foreign.json.itemNotFound.code).toBe(404);
