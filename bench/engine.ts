@@ -64,11 +64,6 @@ export interface EngineResult {
   readonly peakRssBytes: number;
 }
 
-function rolledUp(store: Store): number | null {
-  const probe = (store as unknown as { rolledUp?: () => number }).rolledUp;
-  return typeof probe === 'function' ? probe.call(store) : null;
-}
-
 /** A source of batches: pre-built, or built on demand from the columns. */
 interface BatchSource {
   readonly count: number;
@@ -104,7 +99,7 @@ async function timedFlush(store: Store): Promise<FlushMeasurement> {
   const sealedSynchronously = store.stats().headPoints === 0;
   await pending;
   const done = performance.now();
-  return { sealSeconds: (sealedAt - started) / 1000, rollupSeconds: (done - sealedAt) / 1000, sealedSynchronously, rolledUpSourcePoints: rolledUp(store) };
+  return { sealSeconds: (sealedAt - started) / 1000, rollupSeconds: (done - sealedAt) / 1000, sealedSynchronously, rolledUpSourcePoints: store.stats().rolledUpSources };
 }
 
 /** Runs the whole engine measurement for one kind on a fresh temp data dir (call in its own process). */

@@ -136,6 +136,8 @@ export interface StoreStats {
   readonly rollupQueueDepth: number;
   /** Age in ms of the oldest due rollup work, 0 when none is due. */
   readonly rollupLagMs: number;
+  /** Source points (FULL) and source buckets (coarser levels) rolled up since the store opened. */
+  readonly rolledUpSources: number;
 }
 
 /** The embeddable store. */

@@ -259,12 +259,8 @@ class EngineStore implements Store {
       headPoints: this.head.points,
       rollupQueueDepth: this.scheduler.active,
       rollupLagMs: oldest === undefined ? 0 : Math.max(0, this.cfg.clock.now() - oldest),
+      rolledUpSources: this.scheduler.sourcePointsRolled,
     };
-  }
-
-  /** Raw points (or finer buckets) rolled up by tasks since open; for benchmarks. */
-  rolledUp(): number {
-    return this.scheduler.sourcePointsRolled;
   }
 
   async close(): Promise<void> {
