@@ -4,8 +4,11 @@ import type Database from 'better-sqlite3';
 import { StrataError } from '../core/errors.js';
 import { packageRoot } from './package-root.js';
 
-/** The kinds of SQLite file the engine writes, as named by "-- @file" sections of schema.sql. */
-export type SchemaFile = 'catalog' | 'partition';
+/**
+ * The kinds of SQLite file Strata writes, as named by "-- @file" sections of schema.sql: the
+ * engine's catalog and partitions, and one file per service store.
+ */
+export type SchemaFile = 'catalog' | 'partition' | 'identity' | 'monitoring' | 'feeds' | 'dns';
 
 interface ParsedSchema {
   readonly version: number;
