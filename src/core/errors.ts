@@ -48,6 +48,28 @@ export const ERROR_CODES = {
   STORE_OPTIONS_INVALID: { kind: 'invalid', doc: 'openStore was given an invalid option (directory, retention table, grace or worker count).' },
   STORE_SCHEMA_UNSUPPORTED: { kind: 'internal', doc: 'A data file was written by a newer schema version than this build understands.' },
   ROLLUP_QUEUE_FULL: { kind: 'unavailable', doc: 'The rollup worker queue is full; the work stays recorded on disk and is retried.' },
+  // Identity service.
+  IDENTITY_BODY_INVALID: { kind: 'invalid', doc: 'An authentication request body cannot be parsed as API key credentials.' },
+  IDENTITY_CREDENTIALS_INVALID: { kind: 'unauthenticated', doc: 'A username and API key (or tenant) do not authenticate.' },
+  IDENTITY_TOKEN_NOT_FOUND: { kind: 'not_found', doc: 'A token to validate or revoke is unknown, expired, revoked or belongs to another tenant.' },
+  IDENTITY_USER_INVALID: { kind: 'invalid', doc: 'A username, tenant, role or API key given for a new user is malformed.' },
+  IDENTITY_USERNAME_TAKEN: { kind: 'conflict', doc: 'A user with this username already exists.' },
+  // HTTP layer.
+  AUTH_TOKEN_MISSING: { kind: 'unauthenticated', doc: 'A request to a protected API carries no X-Auth-Token header.' },
+  AUTH_TOKEN_INVALID: { kind: 'unauthenticated', doc: 'An X-Auth-Token is unknown, expired or revoked; authenticate again.' },
+  AUTH_TENANT_FORBIDDEN: { kind: 'forbidden', doc: "A token is used on another tenant's URL or data." },
+  AUTH_ROLE_FORBIDDEN: { kind: 'forbidden', doc: "A token's role does not allow the request (an observer writing, a non-admin using multi-tenant ingest)." },
+  HTTP_REQUEST_INVALID: { kind: 'invalid', doc: 'A request is malformed at the HTTP level (URL, headers or framing).' },
+  HTTP_ROUTE_NOT_FOUND: { kind: 'not_found', doc: 'No resource exists at the requested URL.' },
+  HTTP_METHOD_NOT_ALLOWED: { kind: 'method_not_allowed', doc: 'The resource does not support the method; the Allow header lists those it does.' },
+  HTTP_CONTENT_TYPE_UNSUPPORTED: { kind: 'unsupported_media', doc: 'A request body has no Content-Type or one the resource does not accept.' },
+  HTTP_ACCEPT_UNSUPPORTED: { kind: 'unsupported_media', doc: 'The Accept header names no media type the resource can produce.' },
+  HTTP_BODY_TOO_LARGE: { kind: 'over_limit', doc: "A request body is larger than the resource's byte limit (HTTP_BODY_BYTES_MAX for ingest)." },
+  HTTP_BODY_INVALID: { kind: 'invalid', doc: 'A request body cannot be decoded (bad JSON or msgpack) or has the wrong shape.' },
+  HTTP_OVERLOADED: { kind: 'unavailable', doc: 'The admission queue of this kind of work is full; retry after the Retry-After seconds.' },
+  QUERY_METRICS_TOO_MANY: { kind: 'invalid', doc: 'A multi-metric query names more than VIEWS_METRICS_MAX metrics.' },
+  SEARCH_RESULTS_TOO_MANY: { kind: 'over_limit', doc: 'A metric search matches more than SEARCH_RESULTS_MAX names; narrow the glob.' },
+  INGEST_TTL_INVALID: { kind: 'invalid', doc: 'A ttlInSeconds is present but not an integer between 1 and 2147483647.' },
   INTERNAL: { kind: 'internal', doc: 'An unexpected condition; the log line with the same transaction id says more.' },
 } as const satisfies Record<string, CodeInfo>;
 
