@@ -2,29 +2,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { StrataError } from '../core/errors.js';
-import { identityDdl } from './identity-schema.js';
+import { applySchema } from '../storage/schema.js';
 import type { Role } from './user-rules.js';
 
 /** Name of the identity file inside the data directory. */
 export const IDENTITY_FILE_NAME = 'identity.sqlite';
 /** Wait for the other process (server or `strata user`) holding the write lock this long. */
 const BUSY_TIMEOUT_MS = 5_000;
-
-/** Creates the identity tables when missing; refuses a file written by a newer schema. */
-function applyIdentitySchema(db: Database.Database): void {
-  const { version, ddl } = identityDdl();
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > version) {
-    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `${db.name} has schema version ${current}; this build knows up to ${version}`, {
-      file: db.name,
-      version: current,
-    });
-  }
-  if (current === version) return;
-  db.exec(ddl);
-  db.pragma(`user_version = ${version}`);
-}
 
 /** A stored user; the API key exists only as its hash. */
 export interface UserRecord {
@@ -79,7 +63,7 @@ export class IdentityStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
-    applyIdentitySchema(this.db);
+    applySchema(this.db, 'identity');
     this.statements = {
       insertUser: this.db.prepare(
         'INSERT INTO identity_user (id, username, tenant, role, api_key_sha256, created_ms) VALUES (?, ?, ?, ?, ?, ?)',
