@@ -76,3 +76,198 @@ CREATE TABLE IF NOT EXISTS identity_token (
 
 -- Purging expired tokens scans by expiry.
 CREATE INDEX IF NOT EXISTS identity_token_expires ON identity_token (expires_ms);
+
+-- @file feeds
+-- feeds.sqlite: the event feeds (issue 5). Adding this file needed no version bump: no existing
+-- file changes shape. One writer: the server; publishers inside it append, readers page.
+
+-- One row per published entry. seq orders a feed (newest = highest seq), so paging never depends
+-- on clock ties; id is the public urn:uuid. categories is a JSON array of category terms, already
+-- carrying the tid:, rgn: and type: terms the service adds. content_type and content hold the
+-- entry's content as text (NULL when the entry has none). Times are integer ms since the epoch.
+CREATE TABLE IF NOT EXISTS feed_entry (
+  seq           INTEGER PRIMARY KEY,
+  id            TEXT NOT NULL UNIQUE,
+  tenant        TEXT NOT NULL,
+  feed          TEXT NOT NULL,
+  title         TEXT NOT NULL,
+  categories    TEXT NOT NULL,
+  content_type  TEXT,
+  content       TEXT,
+  updated_ms    INTEGER NOT NULL
+) STRICT;
+
+-- Every page query is "this tenant's feed, in seq order, from a point": one index serves them all.
+CREATE INDEX IF NOT EXISTS feed_entry_by_feed ON feed_entry (tenant, feed, seq);
+
+-- @file dns
+-- dns.sqlite: the domain-listing data (issue 5), loaded by `strata dns import` and read by the
+-- /dns/v1.0 API. Added without a version bump for the same reason as feeds.sqlite.
+
+-- The integer accountId of each tenant, assigned on first import (tenants are strings, the API's
+-- accountId is an integer).
+CREATE TABLE IF NOT EXISTS dns_account (
+  account_id  INTEGER PRIMARY KEY,
+  tenant      TEXT NOT NULL UNIQUE
+) STRICT;
+
+-- One row per domain; a subdomain is a domain with parent_id set (it is listed under /domains
+-- too, as the reference lists subdomains among an account's domains). Names are unique per tenant.
+-- created_ms and updated_ms are whole seconds (ms % 1000 = 0): both date formats show .000 or none.
+CREATE TABLE IF NOT EXISTS dns_domain (
+  id          INTEGER PRIMARY KEY,
+  tenant      TEXT NOT NULL,
+  parent_id   INTEGER REFERENCES dns_domain (id),
+  name        TEXT NOT NULL,
+  email       TEXT NOT NULL,
+  ttl         INTEGER NOT NULL,
+  comment     TEXT,
+  created_ms  INTEGER NOT NULL,
+  updated_ms  INTEGER NOT NULL,
+  UNIQUE (tenant, name)
+) STRICT;
+
+CREATE INDEX IF NOT EXISTS dns_domain_by_parent ON dns_domain (parent_id, id);
+
+-- One row per record of a domain; the API shows the id as "<type>-<id>" (A-6817754).
+CREATE TABLE IF NOT EXISTS dns_record (
+  id          INTEGER PRIMARY KEY,
+  domain_id   INTEGER NOT NULL REFERENCES dns_domain (id),
+  type        TEXT NOT NULL,
+  name        TEXT NOT NULL,
+  data        TEXT NOT NULL,
+  ttl         INTEGER NOT NULL,
+  priority    INTEGER,
+  comment     TEXT,
+  created_ms  INTEGER NOT NULL,
+  updated_ms  INTEGER NOT NULL
+) STRICT;
+
+CREATE INDEX IF NOT EXISTS dns_record_by_domain ON dns_record (domain_id, id);
+
+-- @file monitoring
+-- monitoring.sqlite (issue 4; a new file, so no version bump): the monitoring API's objects (src/monitoring/monitoring-store.ts and the other
+-- *-store.ts files there). One writer: the server's main thread. Every table is keyed by tenant
+-- first, so one tenant's rows are one index range and no query can reach another tenant's rows.
+-- Ids carry the reference prefixes (en, ch, al, nt, np, at) and sort lexicographically, which is
+-- the order of every list; doc is the object's JSON fields besides id, references and times.
+
+CREATE TABLE IF NOT EXISTS mon_entity (
+  tenant      TEXT NOT NULL,
+  id          TEXT NOT NULL,
+  doc         TEXT NOT NULL,
+  created_ms  INTEGER NOT NULL,
+  updated_ms  INTEGER NOT NULL,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+
+-- Checks and alarms belong to an entity; their lists are per entity.
+CREATE TABLE IF NOT EXISTS mon_check (
+  tenant      TEXT NOT NULL,
+  entity_id   TEXT NOT NULL,
+  id          TEXT NOT NULL,
+  doc         TEXT NOT NULL,
+  created_ms  INTEGER NOT NULL,
+  updated_ms  INTEGER NOT NULL,
+  PRIMARY KEY (tenant, entity_id, id)
+) STRICT, WITHOUT ROWID;
+
+-- check_id and plan_id are columns so "is this check or plan still used" is an index lookup.
+CREATE TABLE IF NOT EXISTS mon_alarm (
+  tenant      TEXT NOT NULL,
+  entity_id   TEXT NOT NULL,
+  id          TEXT NOT NULL,
+  check_id    TEXT NOT NULL,
+  plan_id     TEXT NOT NULL,
+  doc         TEXT NOT NULL,
+  created_ms  INTEGER NOT NULL,
+  updated_ms  INTEGER NOT NULL,
+  PRIMARY KEY (tenant, entity_id, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS mon_alarm_check ON mon_alarm (tenant, check_id);
+CREATE INDEX IF NOT EXISTS mon_alarm_plan ON mon_alarm (tenant, plan_id);
+
+CREATE TABLE IF NOT EXISTS mon_notification (
+  tenant      TEXT NOT NULL,
+  id          TEXT NOT NULL,
+  doc         TEXT NOT NULL,
+  created_ms  INTEGER NOT NULL,
+  updated_ms  INTEGER NOT NULL,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS mon_plan (
+  tenant      TEXT NOT NULL,
+  id          TEXT NOT NULL,
+  doc         TEXT NOT NULL,
+  created_ms  INTEGER NOT NULL,
+  updated_ms  INTEGER NOT NULL,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+
+-- Which notifications a plan names (any state), so deleting a used notification is refused by lookup.
+CREATE TABLE IF NOT EXISTS mon_plan_member (
+  tenant           TEXT NOT NULL,
+  notification_id  TEXT NOT NULL,
+  plan_id          TEXT NOT NULL,
+  PRIMARY KEY (tenant, notification_id, plan_id)
+) STRICT, WITHOUT ROWID;
+
+-- Agent tokens: the token value is derived from the id with a keyed hash (the key lives in
+-- monitoring.key beside this file), so only its SHA-256 is stored, for the agent endpoint to check.
+CREATE TABLE IF NOT EXISTS mon_agent_token (
+  tenant        TEXT NOT NULL,
+  id            TEXT NOT NULL,
+  label         TEXT,
+  token_sha256  BLOB NOT NULL UNIQUE,
+  created_ms    INTEGER NOT NULL,
+  updated_ms    INTEGER NOT NULL,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+
+-- Agents as they connect (the agent endpoint writes these); listed while connected within 30 days.
+CREATE TABLE IF NOT EXISTS mon_agent (
+  tenant             TEXT NOT NULL,
+  id                 TEXT NOT NULL,
+  last_connected_ms  INTEGER NOT NULL,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS mon_agent_connection (
+  tenant            TEXT NOT NULL,
+  agent_id          TEXT NOT NULL,
+  id                TEXT NOT NULL,
+  guid              TEXT NOT NULL,
+  process_version   TEXT NOT NULL,
+  bundle_version    TEXT NOT NULL,
+  agent_ip          TEXT NOT NULL,
+  connected_ms      INTEGER NOT NULL,
+  PRIMARY KEY (tenant, agent_id, id)
+) STRICT, WITHOUT ROWID;
+
+-- Alarm state changes, read as a time series: ordered by (timestamp_ms, id).
+CREATE TABLE IF NOT EXISTS mon_alarm_changelog (
+  tenant          TEXT NOT NULL,
+  id              TEXT NOT NULL,
+  timestamp_ms    INTEGER NOT NULL,
+  entity_id       TEXT NOT NULL,
+  alarm_id        TEXT NOT NULL,
+  check_id        TEXT NOT NULL,
+  state           TEXT NOT NULL,
+  previous_state  TEXT,
+  zone_id         TEXT,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS mon_changelog_time ON mon_alarm_changelog (tenant, timestamp_ms, id);
+CREATE INDEX IF NOT EXISTS mon_changelog_entity ON mon_alarm_changelog (tenant, entity_id, timestamp_ms, id);
+
+-- Declared one-letter types of check metrics (i, I, l, L, n, s), written by whoever knows them (the
+-- check runner, the agent endpoint); metrics without a row have their type inferred from their values.
+CREATE TABLE IF NOT EXISTS mon_check_metric_type (
+  tenant     TEXT NOT NULL,
+  entity_id  TEXT NOT NULL,
+  check_id   TEXT NOT NULL,
+  name       TEXT NOT NULL,
+  type       TEXT NOT NULL CHECK (type IN ('i', 'I', 'l', 'L', 'n', 's')),
+  PRIMARY KEY (tenant, entity_id, check_id, name)
+) STRICT, WITHOUT ROWID;

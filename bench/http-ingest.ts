@@ -3,14 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { pack } from 'msgpackr';
 import { createServer } from '../src/http/server.js';
 import { openIdentity } from '../src/identity/identity-service.js';
 import { openStore } from '../src/index.js';
 import { emitResult, intArg, reportProgress } from './child-io.js';
 import { benchClient, type BenchClient } from './http-client.js';
-import type { ClientJob, ClientReport } from './http-client-worker.js';
 import { timeQueries, type LatencySummary } from './latency.js';
 import { mulberry32, uniformInt } from './prng.js';
 import { BATCH_POINTS, BENCH_TENANT, generateWorkload, metricName, standardSpec, type Workload } from './workload.js';
@@ -25,13 +23,11 @@ export interface HttpBenchOptions {
   readonly series?: number;
   readonly points?: number;
   readonly batchPoints?: number;
-  /** Concurrent clients, each with its own connection. */
+  /** Concurrent clients, each with its own keep-alive connection. */
   readonly clients?: number;
   readonly formats?: readonly IngestFormat[];
   /** Rollup worker threads of the store (as on a 2-core production machine). */
   readonly workers?: number;
-  /** Threads decoding ingest bodies beside the server's main thread (as `strata serve` on 2 cores). */
-  readonly decodeThreads?: number;
 }
 
 /** One format's ingest measurement. */
@@ -50,7 +46,7 @@ export interface HttpBenchResult {
   readonly clients: number;
   readonly batchPoints: number;
   readonly ingest: HttpIngestResult[];
-  /** 24 h at MIN5 (288 values) over HTTP, after a flush, select average,min,max. */
+  /** 24 h at MIN5 (288 values) of a random series over HTTP, after a flush, select average,min,max. */
   readonly plot288: LatencySummary & { readonly values: number };
 }
 
@@ -59,6 +55,8 @@ const TTL_SECONDS = 172_800;
 const DAY_MS = 86_400_000;
 /** Seed of the series the plot queries pick. */
 const QUERY_SEED = 7;
+/** Progress is reported every this many batches. */
+const PROGRESS_EVERY_BATCHES = 16;
 const TYPES: Readonly<Record<IngestFormat, string>> = { json: 'application/json', msgpack: 'application/x-msgpack' };
 
 /** Encodes the workload's batches as ingest bodies (before any clock starts). */
@@ -71,53 +69,52 @@ export function encodeBatches(wl: Workload, batchPoints: number, format: IngestF
     for (let i = start; i < end; i++) {
       metrics.push({ metricName: names[wl.seriesIndex[i] as number], metricValue: wl.values[i], collectionTime: wl.timestampsMs[i], ttlInSeconds: TTL_SECONDS });
     }
-    bodies.push(format === 'json' ? Buffer.from(JSON.stringify(metrics)) : pack(metrics));
+    // Copy msgpackr's output: it may be a view on the encoder's reused buffer.
+    bodies.push(format === 'json' ? Buffer.from(JSON.stringify(metrics)) : Buffer.from(pack(metrics)));
   }
   return bodies;
 }
 
 /**
- * Posts every body, `clients` at a time in batch order, from a client thread (so the clients' own
- * work does not share the server's event loop, as with external clients), and returns the seconds
- * from first send to last acknowledgement.
+ * Posts every body in batch order with `clients` requests in flight, and returns the seconds from
+ * the first send to the last acknowledgement. The clients share the server's process (as the
+ * peers' clients shared their machine); they only write prepared bytes and read statuses.
  */
-async function postAll(url: string, token: string, bodies: readonly Buffer[], format: IngestFormat, clients: number): Promise<number> {
-  reportProgress(`http ingest ${format}`, 0, bodies.length);
-  const job: ClientJob = { url, token, path: `/ingest/v2.0/${BENCH_TENANT}/ingest`, contentType: TYPES[format], clients, bodies };
-  const worker = new Worker(new URL('./http-client-worker.js', import.meta.url), { workerData: job });
-  const report = await new Promise<ClientReport>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  await worker.terminate();
-  if (!report.ok) throw new Error(report.message);
+async function postAll(client: BenchClient, bodies: readonly Buffer[], format: IngestFormat, clients: number): Promise<number> {
+  const path = `/ingest/v2.0/${BENCH_TENANT}/ingest`;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < bodies.length) {
+      const index = next++;
+      const status = await client.post(path, bodies[index] as Buffer, TYPES[format]);
+      if (status !== 200) throw new Error(`batch ${index}: HTTP ${status}`);
+      if (index % PROGRESS_EVERY_BATCHES === 0) reportProgress(`http ingest ${format}`, index, bodies.length);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, worker));
+  const seconds = (performance.now() - started) / 1000;
   reportProgress(`http ingest ${format}`, bodies.length, bodies.length);
-  return report.seconds;
+  return seconds;
 }
 
 interface Running {
-  readonly url: string;
-  readonly token: string;
   readonly client: BenchClient;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A fresh store, identity and server on an ephemeral port, with a token for the bench tenant. */
-async function startServer(workers: number, decodeThreads: number, clients: number): Promise<Running> {
+/** A fresh store, identity and server on an ephemeral port, and a client holding a token for the bench tenant. */
+async function startServer(workers: number, clients: number): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'strata-http-bench-'));
   const store = await openStore({ dir, workers });
   const identity = openIdentity({ dir, clock: { now: () => Date.now() } });
   const apiKey = 'bench-api-key-0123456789';
   identity.createUser({ username: 'bench', tenant: BENCH_TENANT, role: 'admin', apiKey });
-  const app = await createServer({ store, identity, config: { decodeThreads, admission: { ingest: { concurrency: clients, queueMax: clients } } } });
+  const app = await createServer({ store, identity, config: { admission: { ingest: { concurrency: clients, queueMax: clients } } } });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const url = app.strata.publicUrl();
-  const token = identity.authenticate('bench', apiKey).token;
-  const client = benchClient(url, token, clients);
+  const client = benchClient(app.strata.publicUrl(), identity.authenticate('bench', apiKey).token, clients);
   return {
-    url,
-    token,
     client,
     flush: () => store.flush(),
     async close() {
@@ -135,15 +132,15 @@ async function measurePlot(client: BenchClient, wl: Workload): Promise<LatencySu
   const from = wl.dataEndMs - DAY_MS;
   let values = 0;
   const { summary } = await timeQueries(async () => {
-    const path = `/metrics/v2.0/${BENCH_TENANT}/views/${metricName(uniformInt(pick, wl.spec.series))}?from=${from}&to=${wl.dataEndMs}&resolution=MIN5&select=average,min,max`;
-    const { status, text } = await client.get(path);
+    const metric = metricName(uniformInt(pick, wl.spec.series));
+    const { status, text } = await client.get(`/metrics/v2.0/${BENCH_TENANT}/views/${metric}?from=${from}&to=${wl.dataEndMs}&resolution=MIN5&select=average,min,max`);
     if (status !== 200) throw new Error(`plot: HTTP ${status} ${text}`);
     values = (JSON.parse(text) as { values: unknown[] }).values.length;
   });
   return { ...summary, values };
 }
 
-/** Runs the HTTP benchmark on fresh temporary stores and returns plain numbers. */
+/** Runs the HTTP benchmark on fresh temporary stores (one per format) and returns plain numbers. */
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<HttpBenchResult> {
   const endMs = options.endMs ?? Date.now();
   const clients = options.clients ?? 2;
@@ -155,9 +152,9 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
   let plot288: (LatencySummary & { values: number }) | undefined;
   for (const format of formats) {
     const bodies = encodeBatches(wl, batchPoints, format);
-    const server = await startServer(options.workers ?? 1, options.decodeThreads ?? 1, clients);
+    const server = await startServer(options.workers ?? 1, clients);
     try {
-      const seconds = await postAll(server.url, server.token, bodies, format, clients);
+      const seconds = await postAll(server.client, bodies, format, clients);
       const bodyBytes = bodies.reduce((sum, body) => sum + body.length, 0);
       ingest.push({ format, points: wl.length, batches: bodies.length, bodyBytes, seconds, pointsPerSecond: wl.length / seconds });
       if (format === formats[formats.length - 1]) {

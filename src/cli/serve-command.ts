@@ -85,7 +85,6 @@ async function serve(options: ServeOptions): Promise<void> {
         query: { concurrency: options.queryConcurrency, queueMax: options.queryQueue },
       },
       multiTenantIngest: options.multiTenantIngest,
-      decodeThreads: options.decodeThreads,
       processMetrics: true,
     },
   });

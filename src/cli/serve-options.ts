@@ -1,10 +1,8 @@
 // Owns the options of `strata serve`: every flag with its environment variable and default.
-import { availableParallelism } from 'node:os';
 import { Option } from 'commander';
 import { ADMISSION_SIZE_MAX, HTTP_BODY_BYTES_MAX, INGEST_CONCURRENCY_DEFAULT, INGEST_QUEUE_MAX_DEFAULT, QUERY_CONCURRENCY_DEFAULT, QUERY_QUEUE_MAX_DEFAULT } from '../http/http-limits.js';
 import { DEFAULT_TOKEN_TTL_MS, TOKEN_TTL_MS_MAX, TOKEN_TTL_MS_MIN } from '../identity/identity-service.js';
 import { ROLLUP_WORKERS_MAX } from '../core/limits.js';
-import { DECODE_THREADS_MAX } from '../http/routes/ingest/decode-pool.js';
 import { integerIn, parseBoolean } from './cli-parsers.js';
 
 /** The parsed options of `strata serve`, as commander names them. */
@@ -23,7 +21,6 @@ export interface ServeOptions {
   readonly queryQueue: number;
   readonly multiTenantIngest: boolean;
   readonly workers?: number;
-  readonly decodeThreads: number;
   readonly durability: 'normal' | 'full';
   readonly adminUsername: string;
   readonly adminTenant: string;
@@ -64,11 +61,6 @@ export function serveOptions(): Option[] {
     new Option('--workers <n>', 'rollup worker threads (default: cores - 1, at least 1; 0 rolls up inline)')
       .env('STRATA_WORKERS')
       .argParser(integerIn(0, ROLLUP_WORKERS_MAX)),
-    new Option('--decode-threads <n>', 'threads decoding large ingest bodies beside the main thread (0 decodes inline)')
-      .env('STRATA_DECODE_THREADS')
-      // One decode thread lets decoding overlap writing on a 2-core machine; a single core gains nothing.
-      .default(availableParallelism() > 1 ? 1 : 0)
-      .argParser(integerIn(0, DECODE_THREADS_MAX)),
     new Option('--durability <level>', "'normal' survives a process crash, 'full' also a power loss").env('STRATA_DURABILITY').choices(['normal', 'full']).default('normal'),
     new Option('--admin-username <name>', 'username of the admin created on a first run').env('STRATA_ADMIN_USERNAME').default('admin'),
     new Option('--admin-tenant <tenant>', 'tenant of the admin created on a first run').env('STRATA_ADMIN_TENANT').default('100000'),

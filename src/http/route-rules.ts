@@ -26,6 +26,8 @@ export interface RouteRules {
   readonly produces?: readonly string[];
   /** Admission queue the handler runs in; absent for cheap routes. */
   readonly work?: WorkKind;
+  /** Also accept HTTP basic credentials (username and API key) when no token is sent: the event feeds (spec 5.2). */
+  readonly basicAuth?: boolean;
 }
 
 /** Rules of requests that matched no route: they get their 404 whatever they accept. */

@@ -1,7 +1,6 @@
 // Owns the server's configuration: its fields, defaults and validation (the CLI fills it from flags and env).
 import type { WorkKind } from './route-rules.js';
 import type { QueueLimits } from './admission.js';
-import { DECODE_THREADS_MAX } from './routes/ingest/decode-pool.js';
 import {
   HTTP_BODY_BYTES_MAX,
   INGEST_CONCURRENCY_DEFAULT,
@@ -26,8 +25,6 @@ export interface ServerConfig {
   readonly multiTenantIngest: boolean;
   /** When true, /metrics also carries the process metrics (CPU, memory, event loop lag). */
   readonly processMetrics: boolean;
-  /** Threads decoding large ingest bodies beside the main thread; 0 decodes inline. */
-  readonly decodeThreads: number;
 }
 
 /** Defaults of every field. */
@@ -42,7 +39,6 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   },
   multiTenantIngest: false,
   processMetrics: false,
-  decodeThreads: 0,
 };
 
 /** Input of resolveServerConfig: any subset of the fields, queue sizes per kind partial too. */
@@ -64,9 +60,6 @@ export function resolveServerConfig(input: ServerConfigInput = {}): ServerConfig
   if (!REGION_PATTERN.test(config.region)) throw new RangeError('region must be 1 to 32 letters, digits, _ or -');
   if (!Number.isSafeInteger(config.bodyLimitBytes) || config.bodyLimitBytes < 1024 || config.bodyLimitBytes > HTTP_BODY_BYTES_MAX) {
     throw new RangeError(`body limit must be an integer between 1024 and ${HTTP_BODY_BYTES_MAX} bytes`);
-  }
-  if (!Number.isSafeInteger(config.decodeThreads) || config.decodeThreads < 0 || config.decodeThreads > DECODE_THREADS_MAX) {
-    throw new RangeError(`decode threads must be an integer between 0 and ${DECODE_THREADS_MAX}`);
   }
   if (config.publicUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(config.publicUrl)) {
     throw new RangeError('public URL must be an absolute http(s) URL');

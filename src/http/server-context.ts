@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import type { Store } from '../store-types.js';
 import type { Admission } from './admission.js';
-import type { IngestDecoder } from './routes/ingest/decode-pool.js';
+import type { IngestDecoder } from './routes/ingest/ingest-decoder.js';
 import type { ServerConfig } from './server-config.js';
 import type { ServerMetrics } from './server-metrics.js';
 
@@ -13,7 +13,7 @@ export interface ServerContext {
   readonly identity: IdentityService;
   readonly config: ServerConfig;
   readonly admission: Admission;
-  /** Decodes ingest bodies (on decode threads when configured). */
+  /** Decodes ingest bodies (fast paths and the metric-name cache). */
   readonly decoder: IngestDecoder;
   readonly metrics: ServerMetrics;
   readonly clock: Clock;

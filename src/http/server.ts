@@ -10,7 +10,7 @@ import { negotiate } from './content-negotiation.js';
 import { sendError, sendNotFound } from './error-response.js';
 import { httpError } from './http-errors.js';
 import { PATH_PARAM_LENGTH_MAX } from './http-limits.js';
-import { IngestDecoder } from './routes/ingest/decode-pool.js';
+import { IngestDecoder } from './routes/ingest/ingest-decoder.js';
 import { registerIngestRoutes } from './routes/ingest/ingest-routes.js';
 import { registerTokenRoutes } from './routes/identity/tokens-routes.js';
 import { registerViewsRoutes } from './routes/metrics/views-routes.js';
@@ -84,7 +84,7 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     forceCloseConnections: 'idle',
   });
   const admission = new Admission(config.admission);
-  const decoder = new IngestDecoder(config.decodeThreads);
+  const decoder = new IngestDecoder();
   const context: ServerContext = {
     store: options.store,
     identity: options.identity,
@@ -96,8 +96,6 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     publicUrl: () => (config.publicUrl ?? listeningUrl(app)).replace(/\/+$/, ''),
   };
   app.decorate('strata', context);
-  // Runs once every in-flight request has finished.
-  app.addHook('onClose', async () => decoder.close());
   app.decorateRequest('principal', undefined);
   addBodyParsers(app);
   addHooks(app, context);

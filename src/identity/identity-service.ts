@@ -116,10 +116,8 @@ export class IdentityService {
    * names. Throws IDENTITY_CREDENTIALS_INVALID with one message whatever was wrong.
    */
   authenticate(username: string, apiKey: string, tenant?: string): IssuedToken {
-    const user = this.store.userByName(username);
-    // Compare against a fixed hash when the user is unknown, so timing does not reveal usernames.
-    const keyMatches = hashesEqual(sha256(apiKey), user?.apiKeySha256 ?? ABSENT_KEY_HASH);
-    if (user === undefined || !keyMatches || (tenant !== undefined && tenant !== user.tenant)) {
+    const user = this.userWithKey(username, apiKey);
+    if (user === undefined || (tenant !== undefined && tenant !== user.tenant)) {
       throw identityError('IDENTITY_CREDENTIALS_INVALID', 'Unable to authenticate user with credentials provided.');
     }
     const nowMs = this.clock.now();
@@ -128,6 +126,26 @@ export class IdentityService {
     const expiresMs = nowMs + this.tokenTtlMs;
     this.store.insertToken(sha256(token), user.id, nowMs, expiresMs);
     return { token, user: info(user), issuedMs: nowMs, expiresMs };
+  }
+
+  /** The user a username and API key name, checked in constant time (also for unknown usernames). */
+  private userWithKey(username: string, apiKey: string): UserRecord | undefined {
+    const user = this.store.userByName(username);
+    // Compare against a fixed hash when the user is unknown, so timing does not reveal usernames.
+    const keyMatches = hashesEqual(sha256(apiKey), user?.apiKeySha256 ?? ABSENT_KEY_HASH);
+    return user !== undefined && keyMatches ? user : undefined;
+  }
+
+  /**
+   * The principal of a username and API key sent with each request (HTTP basic, spec 5.2), or
+   * undefined when they do not authenticate. Checked exactly as authenticate() checks them; no
+   * token is issued, so the principal lives for this request only (issued and expiring now).
+   */
+  verifyApiKey(username: string, apiKey: string): Principal | undefined {
+    const user = this.userWithKey(username, apiKey);
+    if (user === undefined) return undefined;
+    const nowMs = this.clock.now();
+    return { user: info(user), issuedMs: nowMs, expiresMs: nowMs };
   }
 
   /** The principal of a token, or undefined when it is unknown, expired or revoked. */

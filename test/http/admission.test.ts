@@ -64,7 +64,14 @@ describe('503 over HTTP', () => {
       const token = await h.token('alice');
       const batch = (name: string) => [{ metricName: name, metricValue: 1, collectionTime: now - 1000, ttlInSeconds: 60 }];
       const held = call(h, 'POST', '/ingest/v2.0/t1/ingest', { token, json: batch('held') });
-      while (gate.entered() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      let heldAnswered = false;
+      void held.then(
+        () => (heldAnswered = true),
+        () => (heldAnswered = true),
+      );
+      // Wait until the first request is inside the store's write (or fail fast if it was answered instead).
+      while (gate.entered() === 0 && !heldAnswered) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(gate.entered()).toBe(1);
       const refused = await call(h, 'POST', '/ingest/v2.0/t1/ingest', { token, json: batch('refused') });
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('1');

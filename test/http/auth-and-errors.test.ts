@@ -3,7 +3,6 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/http/server.js';
 import { call, startHarness, type Harness } from './harness.js';
-import { MemoryStore } from './memory-store.js';
 
 const NOW = Date.now();
 const VIEW = `/metrics/v2.0/t1/views/cpu?from=${NOW - 60_000}&to=${NOW}&resolution=FULL`;
@@ -12,7 +11,7 @@ const POINT = [{ metricName: 'cpu', metricValue: 1, collectionTime: NOW - 1000, 
 describe('auth rules and error shapes', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await startHarness({ store: new MemoryStore() });
+    h = await startHarness({});
   });
   afterEach(async () => h.close());
 
@@ -97,11 +96,12 @@ describe('500', () => {
         done();
       },
     });
-    const store = new MemoryStore();
+    const h = await startHarness({});
+    // Fault injection on the real store: its query fails with an internal detail in the message.
+    const store = h.app.strata.store;
     store.query = async () => {
       throw new Error('secret internal detail at /srv/strata/file.ts:42');
     };
-    const h = await startHarness({ store });
     // Rebuild the server with a capturing logger, on the harness's store and identity.
     await h.app.close();
     const app = await createServer({ store, identity: h.identity, logger: pino({ level: 'info' }, sink) });

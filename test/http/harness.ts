@@ -7,6 +7,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { openIdentity, type IdentityService } from '../../src/identity/identity-service.js';
 import { createServer, type StrataServer } from '../../src/http/server.js';
 import type { ServerConfigInput } from '../../src/http/server-config.js';
+import { openStore } from '../../src/store.js';
 import type { Store } from '../../src/store-types.js';
 
 /** API keys of the harness users. */
@@ -29,7 +30,7 @@ export interface Harness {
 
 /** Options of startHarness. */
 export interface HarnessOptions {
-  /** The store to serve; built in the data dir by `makeStore` when absent. */
+  /** The store to serve; built in the data dir by `makeStore`, or a real engine store there, when absent. */
   readonly store?: Store;
   readonly makeStore?: (dir: string) => Promise<Store>;
   readonly config?: ServerConfigInput;
@@ -40,7 +41,8 @@ export interface HarnessOptions {
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'strata-http-'));
   const clock = options.clock ?? systemClock;
-  const store = options.store ?? (await (options.makeStore as (dir: string) => Promise<Store>)(dir));
+  const makeStore = options.makeStore ?? ((d: string) => openStore({ dir: d, clock, workers: 0, background: false }));
+  const store = options.store ?? (await makeStore(dir));
   const identity = openIdentity({ dir, clock });
   identity.createUser({ username: 'alice', tenant: 't1', role: 'admin', apiKey: KEYS.alice });
   identity.createUser({ username: 'olga', tenant: 't1', role: 'observer', apiKey: KEYS.olga });

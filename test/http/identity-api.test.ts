@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { DEFAULT_TOKEN_TTL_MS } from '../../src/identity/identity-service.js';
 import { call, KEYS, startHarness, type Harness } from './harness.js';
-import { MemoryStore } from './memory-store.js';
 
 const START_MS = Date.UTC(2026, 0, 1, 12);
 
@@ -16,7 +15,7 @@ describe('identity API', () => {
 
   beforeEach(async () => {
     clock = new ManualClock(START_MS);
-    h = await startHarness({ store: new MemoryStore(), clock, config: { region: 'IAD', publicUrl: 'https://strata.example' } });
+    h = await startHarness({ clock, config: { region: 'IAD', publicUrl: 'https://strata.example' } });
   });
   afterEach(async () => h.close());
 
@@ -72,7 +71,7 @@ describe('identity API', () => {
   });
 
   it('honours the configured vendor prefix', async () => {
-    const acme = await startHarness({ store: new MemoryStore(), config: { vendorPrefix: 'ACME' } });
+    const acme = await startHarness({ config: { vendorPrefix: 'ACME' } });
     try {
       const res = await call(acme, 'POST', '/v2.0/tokens', { json: credentials('alice', KEYS.alice, 'ACME') });
       expect(res.status).toBe(200);

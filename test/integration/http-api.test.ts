@@ -190,23 +190,3 @@ describe('multi-tenant ingest when enabled', () => {
   });
 });
 
-describe('ingest decoded on a decode thread', () => {
-  it('serves large JSON and msgpack bodies decoded off the main thread, and falls back for bad ones', async () => {
-    const h = await startHarness({ makeStore, config: { decodeThreads: 1 } });
-    try {
-      const token = await h.token('alice');
-      const big = (prefix: string) => Array.from({ length: 2_000 }, (_, i) => metric(`${prefix}.${i % 50}`, i, NOW - 3_600_000 + Math.floor(i / 50) * 30_000));
-      expect(Buffer.byteLength(JSON.stringify(big('j')))).toBeGreaterThan(64 * 1024);
-      expect((await call(h, 'POST', '/ingest/v2.0/t1/ingest', { token, json: big('j') })).status).toBe(200);
-      expect((await call(h, 'POST', '/ingest/v2.0/t1/ingest', { token, body: pack(big('p')), type: 'application/x-msgpack' })).status).toBe(200);
-      const bad = [...big('b'), metric('b.bad', 1, NOW + DAY_MS)];
-      const partial = await call(h, 'POST', '/ingest/v2.0/t1/ingest', { token, json: bad });
-      expect(partial.status).toBe(207);
-      expect(partial.json.errors.map((e: { index: number }) => e.index)).toEqual([2_000]);
-      const view = await call(h, 'GET', `/metrics/v2.0/t1/views/p.7?from=${NOW - 3_600_000}&to=${NOW}&resolution=FULL`, { token });
-      expect(view.json.values.map((v: { average: number }) => v.average)).toEqual(Array.from({ length: 40 }, (_, k) => k * 50 + 7));
-    } finally {
-      await h.close();
-    }
-  });
-});

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 /** Repository root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The built CLI; `npm test` builds it first (pretest). */
-export const CLI = process.env.STRATA_TEST_CLI ?? join(ROOT, 'dist', 'src', 'cli', 'main.js');
+export const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js');
 
 /** Builds dist/ when the CLI is missing (a plain `npx vitest run` without `npm test`). */
 export function ensureBuilt(): void {

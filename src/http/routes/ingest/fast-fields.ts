@@ -1,8 +1,8 @@
-// Owns what the fast ingest decoders share: key recognition and turning one metric's fields into a point.
+// Owns what the fast ingest decoder needs besides msgpack itself: key recognition and turning one metric's fields into a point.
 import type { Point } from '../../../model/sample.js';
 import type { IngestScope } from './ingest-body.js';
 
-/** A body key the fast decoders recognise, by index; KEY_UNKNOWN makes them fall back to the full decoder. */
+/** A body key the fast decoder recognises, by index; KEY_UNKNOWN makes it fall back to the full decoder. */
 export const KEY_NAME = 0;
 /** metricValue. */
 export const KEY_VALUE = 1;
@@ -25,20 +25,34 @@ const KEY_BY_LENGTH: readonly number[] = (() => {
   return table;
 })();
 
-/** The key whose bytes are buf[start, end), or KEY_UNKNOWN. */
-export function keyAt(buf: Uint8Array, start: number, end: number): number {
-  const length = end - start;
+/** A key's bytes as big-endian 32-bit words (the last one zero-padded) for word-wise compares. */
+const KEY_WORDS: readonly (readonly number[])[] = KEY_BYTES.map((bytes) => {
+  const padded = Buffer.alloc(Math.ceil(bytes.length / 4) * 4);
+  bytes.copy(padded);
+  return Array.from({ length: padded.length / 4 }, (_, w) => padded.readUInt32BE(w * 4));
+});
+/** Masks keeping the meaningful bytes of a key's last word. */
+const LAST_WORD_MASKS = [0xffffffff, 0xff000000, 0xffff0000, 0xffffff00];
+
+/**
+ * The key at view[start, start + length), compared a 32-bit word at a time (a third of the work of
+ * a byte loop). The last word may read up to three bytes past the key, which belong to the value
+ * that follows; a body that ends there throws RangeError, which makes the decoder bail.
+ */
+export function keyAtView(view: DataView, start: number, length: number): number {
   const k = length < KEY_BY_LENGTH.length ? (KEY_BY_LENGTH[length] as number) : KEY_UNKNOWN;
   if (k === KEY_UNKNOWN) return KEY_UNKNOWN;
-  const key = KEY_BYTES[k] as Buffer;
-  for (let i = 0; i < length; i++) if (buf[start + i] !== key[i]) return KEY_UNKNOWN;
-  return k;
+  const words = KEY_WORDS[k] as readonly number[];
+  const last = words.length - 1;
+  for (let w = 0; w < last; w++) if (view.getUint32(start + w * 4) !== words[w]) return KEY_UNKNOWN;
+  const mask = LAST_WORD_MASKS[length % 4] as number;
+  return ((view.getUint32(start + last * 4) & mask) >>> 0) === words[last] ? k : KEY_UNKNOWN;
 }
 
 /** Largest ttlInSeconds (Blueflood: Integer.MAX_VALUE). */
 export const TTL_SECONDS_MAX = 2_147_483_647;
 
-/** The fields of one metric as a fast decoder read them; undefined when absent. */
+/** The fields of one metric as the fast decoder read them; undefined when absent. */
 export interface MetricFields {
   name: string | undefined;
   value: number | string | undefined;
@@ -69,40 +83,11 @@ export function ttlAcceptable(ttl: number): boolean {
   return Number.isInteger(ttl) && ttl >= 1 && ttl <= TTL_SECONDS_MAX;
 }
 
-/** Records a decoded key/value in `fields`; false when the value's type does not fit the key (the decoder then bails). */
-export function storeField(fields: MetricFields, key: number, value: number | string): boolean {
-  if (key === KEY_VALUE) fields.value = value;
-  else if (typeof value === 'string') {
-    if (key === KEY_NAME) fields.name = value;
-    else if (key === KEY_UNIT) fields.unit = value;
-    else if (key === KEY_TENANT) fields.tenant = value;
-    else return false;
-  } else if (key === KEY_TIME) fields.time = value;
-  else if (key === KEY_TTL) fields.ttlOk = ttlAcceptable(value);
-  else return false;
-  return true;
-}
-
-/** Where a fast decoder puts the points it reads: an array of points, or columns for another thread. */
-export interface PointSink {
-  add(tenant: string, metric: string, timestamp: number, value: number | string, unit: string | undefined): void;
-}
-
-/** Collects points as Point objects. */
-export class PointArraySink implements PointSink {
-  readonly points: Point[] = [];
-
-  add(tenant: string, metric: string, timestamp: number, value: number | string, unit: string | undefined): void {
-    // One object shape for every point keeps the store's loops monomorphic.
-    this.points.push({ tenant, metric, timestamp, value, unit });
-  }
-}
-
 /**
- * Adds the point of a clean metric to `sink`; false when anything would need an error entry or a
- * skip: the fast decoders then hand the whole body to the full decoder, which reports it properly.
+ * Appends the point of a clean metric to `points`; false when anything would need an error entry
+ * or a skip: the fast decoder then hands the whole body to the full decoder, which reports it.
  */
-export function emitPoint(fields: MetricFields, scope: IngestScope, sink: PointSink): boolean {
+export function emitPoint(fields: MetricFields, scope: IngestScope, points: Point[]): boolean {
   if (fields.name === undefined || fields.value === undefined || fields.time === undefined || !fields.ttlOk) return false;
   let tenant: string;
   if (scope.multi) {
@@ -111,6 +96,7 @@ export function emitPoint(fields: MetricFields, scope: IngestScope, sink: PointS
   } else {
     tenant = scope.tenant;
   }
-  sink.add(tenant, fields.name, fields.time, fields.value, fields.unit);
+  // One object shape for every point keeps the store's loops monomorphic.
+  points.push({ tenant, metric: fields.name, timestamp: fields.time, value: fields.value, unit: fields.unit });
   return true;
 }

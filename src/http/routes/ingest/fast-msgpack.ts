@@ -1,7 +1,22 @@
 // Owns the fast msgpack ingest decoder: an array of metric maps straight to points, no intermediate objects.
 import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
+import type { Point } from '../../../model/sample.js';
 import type { IngestMapping, IngestScope } from './ingest-body.js';
-import { emitPoint, emptyFields, keyAt, KEY_UNKNOWN, PointArraySink, resetFields, storeField, type PointSink } from './fast-fields.js';
+import {
+  emitPoint,
+  emptyFields,
+  keyAtView,
+  KEY_NAME,
+  KEY_TENANT,
+  KEY_TIME,
+  KEY_TTL,
+  KEY_UNIT,
+  KEY_UNKNOWN,
+  KEY_VALUE,
+  resetFields,
+  ttlAcceptable,
+  type MetricFields,
+} from './fast-fields.js';
 import { FNV_OFFSET, FNV_PRIME, NameCache } from './name-cache.js';
 
 const TWO_POW_32 = 4_294_967_296;
@@ -37,6 +52,12 @@ function strHeaderSize(type: number): number {
 function readScalar(r: Reader, i: number): number {
   const buf = r.buf;
   const type = buf[i] as number;
+  // float64 first: msgpackr writes every non-integer and every integer beyond 32 bits so.
+  if (type === 0xcb) {
+    r.isText = false;
+    r.number = r.view.getFloat64(i + 1);
+    return i + 9;
+  }
   if (type <= 0x7f || type >= 0xe0) {
     r.isText = false;
     r.number = type <= 0x7f ? type : type - 0x100;
@@ -83,7 +104,23 @@ function containerHeader(r: Reader, i: number, array: boolean): [size: number, n
   return undefined;
 }
 
-function decode(r: Reader, scope: IngestScope, sink: PointSink): boolean {
+/** Reads the value of a known key at i; returns the index after it, or BAIL when its type does not fit the key. */
+function readField(r: Reader, i: number, key: number, fields: MetricFields): number {
+  const next = readScalar(r, i);
+  if (next === BAIL) return BAIL;
+  if (key === KEY_VALUE) fields.value = r.isText ? r.text : r.number;
+  else if (r.isText) {
+    if (key === KEY_NAME) fields.name = r.text;
+    else if (key === KEY_UNIT) fields.unit = r.text;
+    else if (key === KEY_TENANT) fields.tenant = r.text;
+    else return BAIL;
+  } else if (key === KEY_TIME) fields.time = r.number;
+  else if (key === KEY_TTL) fields.ttlOk = ttlAcceptable(r.number);
+  else return BAIL;
+  return next;
+}
+
+function decode(r: Reader, scope: IngestScope, points: Point[]): boolean {
   const buf = r.buf;
   const top = containerHeader(r, 0, true);
   // Empty and oversized batches get their coded errors from the full decoder.
@@ -104,29 +141,30 @@ function decode(r: Reader, scope: IngestScope, sink: PointSink): boolean {
     }
     for (let k = 0; k < size; k++) {
       const keyType = buf[i] as number;
-      const keyLength = strHeader(r, i);
+      // Keys are nearly always fixstr; other str headers take the general path.
+      const keyLength = keyType >= 0xa0 && keyType <= 0xbf ? keyType & 0x1f : strHeader(r, i);
       if (keyLength === BAIL) return false;
       const keyStart = i + strHeaderSize(keyType);
-      const key = keyAt(buf, keyStart, keyStart + keyLength);
+      const key = keyAtView(r.view, keyStart, keyLength);
       if (key === KEY_UNKNOWN) return false;
-      i = readScalar(r, keyStart + keyLength);
-      if (i === BAIL || !storeField(fields, key, r.isText ? r.text : r.number)) return false;
+      i = readField(r, keyStart + keyLength, key, fields);
+      if (i === BAIL) return false;
     }
-    if (!emitPoint(fields, scope, sink)) return false;
+    if (!emitPoint(fields, scope, points)) return false;
   }
   return i === buf.length;
 }
 
 /**
  * Decodes a msgpack ingest body whose every metric is clean (known keys; string name and unit;
- * number or string value; number time; valid or absent ttl; allowed tenant) into `sink`. Returns
- * false for anything else (the sink must then be dropped): the caller uses the full decoder, which
- * yields the same points for clean bodies (a property test checks) and the error entries for the rest.
+ * number or string value; number time; valid or absent ttl; allowed tenant) into `points`. Returns
+ * false for anything else (the points must then be dropped): the caller uses the full decoder,
+ * which yields the same points for clean bodies (a property test checks) and the error entries.
  */
-export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, names: NameCache, sink: PointSink): boolean {
+export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, names: NameCache, points: Point[]): boolean {
   const reader: Reader = { buf: raw, view: new DataView(raw.buffer, raw.byteOffset, raw.byteLength), names, number: 0, text: '', isText: false };
   try {
-    return decode(reader, scope, sink);
+    return decode(reader, scope, points);
   } catch (error) {
     // DataView reads past the end of a truncated body.
     if (error instanceof RangeError) return false;
@@ -136,6 +174,6 @@ export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, names: NameCa
 
 /** The points of a clean msgpack ingest body (see decodeMsgpackInto), or undefined. */
 export function fastMsgpackIngest(raw: Buffer, scope: IngestScope, names: NameCache = new NameCache()): IngestMapping | undefined {
-  const sink = new PointArraySink();
-  return decodeMsgpackInto(raw, scope, names, sink) ? { points: sink.points, positions: null, errors: [], skipped: 0 } : undefined;
+  const points: Point[] = [];
+  return decodeMsgpackInto(raw, scope, names, points) ? { points, positions: null, errors: [], skipped: 0 } : undefined;
 }

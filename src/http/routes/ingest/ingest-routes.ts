@@ -21,7 +21,7 @@ async function ingest(context: ServerContext, request: FastifyRequest, reply: Fa
   // Decoding runs inside the admission slot: a refused request costs no parsing.
   return context.admission.run('ingest', async () => {
     const scope: IngestScope = multi ? { multi: true, ownTenant: tenant, anyTenant: context.config.multiTenantIngest } : { multi: false, tenant };
-    const mapping = await context.decoder.decode(request.body, mediaType, scope);
+    const mapping = context.decoder.decode(request.body, mediaType, scope);
     let errors = mapping.errors;
     let accepted = 0;
     if (mapping.points.length > 0) {

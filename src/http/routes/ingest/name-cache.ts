@@ -35,10 +35,3 @@ export class NameCache {
     return text;
   }
 }
-
-/** FNV-1a of buf[start, end). */
-export function fnv1a(buf: Uint8Array, start: number, end: number): number {
-  let hash = FNV_OFFSET;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ (buf[i] as number), FNV_PRIME);
-  return hash;
-}

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { Packr, pack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
-import { fastJsonIngest } from '../../src/http/routes/ingest/fast-json.js';
 import { fastMsgpackIngest } from '../../src/http/routes/ingest/fast-msgpack.js';
 import { decodeIngestBody, mapIngestItems, type IngestMapping, type IngestScope } from '../../src/http/routes/ingest/ingest-body.js';
 
@@ -20,7 +19,7 @@ function slow(raw: Buffer, type: string, scope: IngestScope): IngestMapping | st
   }
 }
 
-/** Mostly clean metrics, with every kind of deviation the fast paths must hand over. */
+/** Metrics with every kind of deviation the fast path must hand over. */
 const anyValue = fc.oneof(
   { weight: 6, arbitrary: fc.double() },
   { weight: 3, arbitrary: fc.integer({ min: -1e6, max: 1e6 }) },
@@ -39,8 +38,7 @@ const metricEntry = fc.record(
   },
   { requiredKeys: [] },
 );
-const body = fc.array(metricEntry, { maxLength: 12 });
-/** Clean metrics: the fast paths must take every one of these bodies. */
+/** Clean metrics: the fast path must take every one of these bodies. */
 const cleanEntry = fc.record(
   {
     metricName: fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !/["\\\u0000-\u001f]/.test(s)),
@@ -52,6 +50,8 @@ const cleanEntry = fc.record(
   },
   { requiredKeys: ['metricName', 'metricValue', 'collectionTime', 'tenantId'] },
 );
+/** Mostly clean bodies with some deviating metrics mixed in. */
+const body = fc.array(fc.oneof({ weight: 6, arbitrary: cleanEntry }, { weight: 1, arbitrary: metricEntry }), { maxLength: 12 });
 const cleanBody = fc.array(cleanEntry, { minLength: 1, maxLength: 20 });
 
 function checkAgreement(raw: Buffer, type: string, fast: (raw: Buffer, scope: IngestScope) => IngestMapping | undefined): number {
@@ -67,56 +67,25 @@ function checkAgreement(raw: Buffer, type: string, fast: (raw: Buffer, scope: In
   return taken;
 }
 
-describe('fast ingest decoders agree with the full decoder', () => {
-  it('JSON: same points whenever the fast path answers; it answers for clean bodies', () => {
-    let taken = 0;
-    fc.assert(
-      fc.property(body, fc.boolean(), (metrics, spaced) => {
-        const raw = Buffer.from(spaced ? JSON.stringify(metrics, null, 2) : JSON.stringify(metrics));
-        taken += checkAgreement(raw, 'application/json', fastJsonIngest);
-      }),
-      { numRuns: 500 },
-    );
-    const clean = Buffer.from(JSON.stringify([{ metricName: 'a.b', metricValue: 1.25e-7, collectionTime: 1_700_000_000_000, ttlInSeconds: 5, unit: 'ms' }]));
-    expect(fastJsonIngest(clean, SCOPES[0] as IngestScope)?.points).toEqual([{ tenant: 't1', metric: 'a.b', timestamp: 1_700_000_000_000, value: 1.25e-7, unit: 'ms' }]);
-    expect(taken).toBeGreaterThan(0);
-  });
-
-  it('both take every clean body and agree with the full decoder', () => {
+describe('the fast msgpack decoder agrees with the full decoder', () => {
+  it('takes every clean body and agrees with the full decoder', () => {
     fc.assert(
       fc.property(cleanBody, (metrics) => {
-        const json = Buffer.from(JSON.stringify(metrics));
         const packed = pack(metrics);
         for (const scope of SCOPES) {
-          const quickJson = fastJsonIngest(json, scope);
-          const quickPack = fastMsgpackIngest(packed, scope);
-          expect(quickJson).toBeDefined();
-          expect(quickPack).toBeDefined();
-          expect(slow(json, 'application/json', scope)).toEqual(quickJson);
-          expect(slow(packed, 'application/x-msgpack', scope)).toEqual(quickPack);
-          quickJson?.points.forEach((point, i) => expect(Object.is(point.value, JSON.parse(json.toString())[i].metricValue)).toBe(true));
+          const quick = fastMsgpackIngest(packed, scope);
+          expect(quick).toBeDefined();
+          const full = slow(packed, 'application/x-msgpack', scope) as IngestMapping;
+          expect(full).toEqual(quick);
+          // toEqual does not tell 0 from -0; the values must be the very same numbers.
+          quick?.points.forEach((point, i) => expect(Object.is(point.value, full.points[i]?.value)).toBe(true));
         }
       }),
       { numRuns: 300 },
     );
   });
 
-  it('JSON: exotic number spellings parse exactly as JSON.parse, malformed ones are refused', () => {
-    const numbers = ['0', '-0', '12345678901234567890', '1E3', '1e-7', '-1.5E+300', '0.1', '123456789012345', '9007199254740993', '1e400'];
-    for (const text of numbers) {
-      const raw = Buffer.from(`[{"metricName":"m","metricValue":${text},"collectionTime":${text}}]`);
-      const quick = fastJsonIngest(raw, SCOPES[0] as IngestScope);
-      expect(Object.is(quick?.points[0]?.value, JSON.parse(text))).toBe(true);
-    }
-    for (const text of ['01', '+1', '.5', '1.', '1e', '--1', 'NaN', '0x10']) {
-      expect(fastJsonIngest(Buffer.from(`[{"metricName":"m","metricValue":${text},"collectionTime":1}]`), SCOPES[0] as IngestScope)).toBeUndefined();
-    }
-    for (const text of ['[', '[]', '[{}]', '[{"metricName":"m","metricValue":1,"collectionTime":1}] x', '[{"metricName":"m","metricValue":1,"collectionTime":1},]', '\ufeff[]']) {
-      expect(fastJsonIngest(Buffer.from(text), SCOPES[0] as IngestScope)).toBeUndefined();
-    }
-  });
-
-  it('msgpack: same points whenever the fast path answers, for msgpackr and for 64-bit integer and float32 encodings', () => {
+  it('gives the same points whenever it answers, for msgpackr, float32, 64-bit integer and truncated encodings', () => {
     let taken = 0;
     const float32 = new Packr({ useFloat32: 1 });
     fc.assert(
@@ -139,5 +108,7 @@ describe('fast ingest decoders agree with the full decoder', () => {
       expect(slow(raw, 'application/x-msgpack', SCOPES[0] as IngestScope)).toEqual(quick);
     }
     expect(fastMsgpackIngest(Buffer.from([0x91, 0x81]), SCOPES[0] as IngestScope)).toBeUndefined();
+    const whole = pack([{ metricName: 'm', metricValue: 1.5, collectionTime: 1_700_000_000_000 }]);
+    for (let cut = 1; cut < whole.length; cut++) expect(fastMsgpackIngest(whole.subarray(0, cut), SCOPES[0] as IngestScope)).toBeUndefined();
   });
 });

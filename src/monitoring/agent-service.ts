@@ -1,0 +1,133 @@
+// Owns agents (listed while connected within 30 days), their connections, and agent tokens.
+import { createHmac, createHash } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import type { AgentRow, AgentTokenRow, ConnectionRow } from './agent-store.js';
+import { isAgentId } from './agent-rules.js';
+import { bodyObject, onlyKeys, optionalLabel, present } from './field-rules.js';
+import { newId } from './ids.js';
+import { limitReached, notFound } from './monitoring-errors.js';
+import { AGENT_RETENTION_MS, AGENT_TOKENS_PER_TENANT_MAX } from './monitoring-limits.js';
+import type { MonitoringStore } from './monitoring-store.js';
+import { pageOf, type Page, type PageRequest } from './paging.js';
+
+/** An agent token as the API shows it: the value is derived again on every read, never stored. */
+export interface AgentTokenView {
+  readonly id: string;
+  readonly token: string;
+  readonly label: string | null;
+  readonly createdMs: number;
+  readonly updatedMs: number;
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** Agents, connections and agent tokens of a tenant. */
+export class AgentService {
+  constructor(
+    private readonly store: MonitoringStore,
+    private readonly clock: Clock,
+    /** Secret key the token values are derived with (kept outside the database). */
+    private readonly tokenKey: Buffer,
+  ) {}
+
+  /** Agents that connected before this are gone from the list (spec 2.1). */
+  private since(): number {
+    return this.clock.now() - AGENT_RETENTION_MS;
+  }
+
+  /** A page of the agents connected within the retention, by id. */
+  listAgents(tenant: string, page: PageRequest): Page<AgentRow> {
+    return pageOf(this.store.agents.agents(tenant, page.marker ?? '', page.limit + 1, this.since()), page.limit, (row) => row.id);
+  }
+
+  /** One agent (404 when unknown or not connected within the retention). */
+  agent(tenant: string, agentId: string): AgentRow {
+    const found = isAgentId(agentId) ? this.store.agents.agent(tenant, agentId, this.since()) : undefined;
+    if (found === undefined) throw notFound('Agent', agentId);
+    return found;
+  }
+
+  /** A page of an agent's connections. */
+  listConnections(tenant: string, agentId: string, page: PageRequest): Page<ConnectionRow> {
+    this.agent(tenant, agentId);
+    return pageOf(this.store.agents.connections(tenant, agentId, page.marker ?? '', page.limit + 1), page.limit, (row) => row.id);
+  }
+
+  /** One connection of an agent. */
+  connection(tenant: string, agentId: string, connectionId: string): ConnectionRow {
+    this.agent(tenant, agentId);
+    const found = this.store.agents.connection(tenant, agentId, connectionId);
+    if (found === undefined) throw notFound('AgentConnection', connectionId);
+    return found;
+  }
+
+  /** Records an agent connection (the agent endpoint's handshake); returns the connection id. */
+  recordConnection(tenant: string, fields: Omit<ConnectionRow, 'id' | 'connectedMs'>): string {
+    const nowMs = this.clock.now();
+    const id = newId('connection');
+    this.store.transaction(() => {
+      this.store.agents.touchAgent(tenant, fields.agentId, nowMs);
+      this.store.agents.putConnection(tenant, { ...fields, id, connectedMs: nowMs });
+    });
+    return id;
+  }
+
+  /** The token value of an id: a keyed hash of tenant and id, then `:tenant`, like the reference's values. */
+  private tokenValue(tenant: string, id: string): string {
+    return `${createHmac('sha256', this.tokenKey).update(`${tenant}\u0000${id}`).digest('hex')}:${tenant}`;
+  }
+
+  private view(tenant: string, row: AgentTokenRow): AgentTokenView {
+    return { id: row.id, token: this.tokenValue(tenant, row.id), label: row.label, createdMs: row.createdMs, updatedMs: row.updatedMs };
+  }
+
+  private labelOf(raw: unknown): string | null | undefined {
+    const body = raw === undefined ? {} : bodyObject(raw);
+    onlyKeys(body, ['label']);
+    const value = present(body, 'label');
+    return value === undefined ? undefined : optionalLabel(value);
+  }
+
+  /** Creates an agent token; returns its id. */
+  createToken(tenant: string, body: unknown): string {
+    const label = this.labelOf(body) ?? null;
+    return this.store.transaction(() => {
+      if (this.store.agents.tokenCount(tenant) >= AGENT_TOKENS_PER_TENANT_MAX) throw limitReached('AgentToken', AGENT_TOKENS_PER_TENANT_MAX);
+      const id = newId('agentToken');
+      this.store.agents.insertToken(tenant, id, label, sha256(this.tokenValue(tenant, id)), this.clock.now());
+      return id;
+    });
+  }
+
+  /** One agent token with its value. */
+  token(tenant: string, id: string): AgentTokenView {
+    const row = this.store.agents.token(tenant, id);
+    if (row === undefined) throw notFound('AgentToken', id);
+    return this.view(tenant, row);
+  }
+
+  /** Changes a token's label. */
+  updateToken(tenant: string, id: string, body: unknown): void {
+    const label = this.labelOf(body);
+    const existing = this.token(tenant, id);
+    this.store.agents.labelToken(tenant, id, label === undefined ? existing.label : label, this.clock.now());
+  }
+
+  /** Deletes a token; agents using it can no longer connect. */
+  deleteToken(tenant: string, id: string): void {
+    if (!this.store.agents.deleteToken(tenant, id)) throw notFound('AgentToken', id);
+  }
+
+  /** A page of agent tokens with their values. */
+  listTokens(tenant: string, page: PageRequest): Page<AgentTokenView> {
+    const rows = this.store.agents.tokens(tenant, page.marker ?? '', page.limit + 1).map((row) => this.view(tenant, row));
+    return pageOf(rows, page.limit, (row) => row.id);
+  }
+
+  /** The tenant a presented token value belongs to (for the agent endpoint), or undefined. */
+  tenantOfToken(token: string): string | undefined {
+    return this.store.agents.tokenByHash(sha256(token))?.tenant;
+  }
+}

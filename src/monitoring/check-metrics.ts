@@ -1,0 +1,90 @@
+// Owns the check-metric naming scheme in the engine (<entityId>.<checkId>.<metric>) and listing a check's metrics.
+import { METRIC_NAME_LENGTH_MAX } from '../core/limits.js';
+import type { MetricInfo, Store } from '../store-types.js';
+import type { ChangelogStore } from './changelog-store.js';
+import { METRIC_TYPE_INFERENCE_WINDOW_MS } from './monitoring-limits.js';
+import type { Page, PageRequest } from './paging.js';
+
+/** One metric of a check as operation 5 lists it. */
+export interface CheckMetric {
+  /** `<zone>.<metric>` for remote checks, the bare metric name for agent checks. */
+  readonly name: string;
+  readonly unit: string;
+  /** One-letter type code: i int32, I uint32, l int64, L uint64, n double, s string. */
+  readonly type: string;
+}
+
+/** Unit shown for a metric written without one. */
+const UNKNOWN_UNIT = 'unknown';
+/** The highest UTF-16 code unit: padding with it builds the largest name below a marker. */
+const MAX_CODE_UNIT = '\uffff';
+
+/** The engine series prefix of one check's metrics. */
+export function checkMetricPrefix(entityId: string, checkId: string): string {
+  return `${entityId}.${checkId}.`;
+}
+
+/**
+ * The engine series name of a check metric. Entity and check ids are letters and digits only, so
+ * the first two dots always split the name back into (entity, check, metric) and an external
+ * poller can write the same series through the ingest API.
+ */
+export function checkMetricSeries(entityId: string, checkId: string, metricName: string): string {
+  return `${checkMetricPrefix(entityId, checkId)}${metricName}`;
+}
+
+/** A remote check metric's name: `<zoneId>.<metric>` (spec 2.3). */
+export function remoteMetricName(zoneId: string, metric: string): string {
+  return `${zoneId}.${metric}`;
+}
+
+/**
+ * The largest series name that sorts before `name`: listMetrics pages start *after* a name, while
+ * a marker names the first item of a page. Names are at most METRIC_NAME_LENGTH_MAX long, so
+ * padding with the highest code unit to that length leaves no real name in between.
+ */
+export function nameBefore(name: string): string | undefined {
+  if (name === '') return undefined;
+  const last = name.charCodeAt(name.length - 1);
+  const head = name.slice(0, -1);
+  if (last === 0) return head === '' ? undefined : head;
+  return head + String.fromCharCode(last - 1) + MAX_CODE_UNIT.repeat(METRIC_NAME_LENGTH_MAX);
+}
+
+/** The type of a metric from its recent values: strings 's', integers 'l', other numbers 'n'. */
+async function inferType(engine: Store, tenant: string, series: string, nowMs: number): Promise<string> {
+  const result = await engine.query({ tenant, metric: series, from: nowMs - METRIC_TYPE_INFERENCE_WINDOW_MS, to: nowMs, resolution: 'MIN60', select: ['min', 'max'] });
+  const filled = result.values.filter((value) => value.numPoints > 0);
+  if (filled.length === 0) return 'n';
+  if (filled.every((value) => value.min === null || value.min === undefined)) return 's';
+  const integral = filled.every((value) => Number.isInteger(value.min ?? 0) && Number.isInteger(value.max ?? 0));
+  return integral ? 'l' : 'n';
+}
+
+/** One page of a check's metrics from the engine, with declared types or types inferred from values. */
+export async function listCheckMetrics(
+  engine: Store,
+  types: ChangelogStore,
+  scope: { tenant: string; entityId: string; checkId: string; nowMs: number },
+  page: PageRequest,
+): Promise<Page<CheckMetric>> {
+  const prefix = checkMetricPrefix(scope.entityId, scope.checkId);
+  const after = page.marker === undefined ? undefined : nameBefore(prefix + page.marker);
+  const found = engine.listMetrics(scope.tenant, { glob: `${prefix}*`, limit: page.limit, ...(after !== undefined ? { after } : {}) });
+  const declared = types.metricTypes(scope.tenant, scope.entityId, scope.checkId);
+  const values = await Promise.all(
+    found.metrics.map(async (metric: MetricInfo): Promise<CheckMetric> => {
+      const name = metric.name.slice(prefix.length);
+      const type = declared.get(name) ?? (await inferType(engine, scope.tenant, metric.name, scope.nowMs));
+      return { name, unit: metric.unit ?? UNKNOWN_UNIT, type };
+    }),
+  );
+  // The engine pages after its last name; the API's next marker is the next page's first name.
+  let nextMarker: string | null = null;
+  if (found.nextAfter !== null) {
+    const next = engine.listMetrics(scope.tenant, { glob: `${prefix}*`, limit: 1, after: found.nextAfter });
+    const first = next.metrics[0];
+    nextMarker = first === undefined ? null : first.name.slice(prefix.length);
+  }
+  return { values, nextMarker };
+}
