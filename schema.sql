@@ -212,6 +212,7 @@ CREATE TABLE IF NOT EXISTS mon_plan_member (
   plan_id          TEXT NOT NULL,
   PRIMARY KEY (tenant, notification_id, plan_id)
 ) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS mon_plan_member_plan ON mon_plan_member (tenant, plan_id);
 
 -- Agent tokens: the token value is derived from the id with a keyed hash (the key lives in
 -- monitoring.key beside this file), so only its SHA-256 is stored, for the agent endpoint to check.

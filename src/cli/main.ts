@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Owns the strata command line: the one entry point, and the only reader of argv and env.
 import { Command } from 'commander';
+import { dnsCommand } from './dns-command.js';
 import { ingestCommand } from './ingest-command.js';
 import { planCommand } from './plan-command.js';
 import { queryCommand } from './query-command.js';
@@ -15,4 +16,5 @@ program.addCommand(userCommand());
 program.addCommand(ingestCommand());
 program.addCommand(queryCommand());
 program.addCommand(planCommand());
+program.addCommand(dnsCommand());
 await program.parseAsync(process.argv);

@@ -3,7 +3,10 @@ import { Command } from 'commander';
 import pino, { type Logger } from 'pino';
 import { systemClock } from '../core/clock.js';
 import { createServer, type StrataServer } from '../http/server.js';
+import { openDns } from '../dns/dns-service.js';
+import { openFeeds } from '../feeds/feeds-service.js';
 import { openIdentity, type IdentityService } from '../identity/identity-service.js';
+import { openMonitoring } from '../monitoring/monitoring-service.js';
 import { openStore } from '../store.js';
 import type { Store } from '../store-types.js';
 import { printError } from './print-error.js';
@@ -48,6 +51,9 @@ function installShutdown(app: StrataServer, store: Store, identity: IdentityServ
       await app.close();
       await store.close();
       identity.close();
+      app.strata.feeds.close();
+      app.strata.dns.close();
+      app.strata.monitoring.close();
       logger.info('stopped');
       process.exit(0);
     } catch (error) {
@@ -73,6 +79,9 @@ async function serve(options: ServeOptions): Promise<void> {
   const app = await createServer({
     store,
     identity,
+    feeds: openFeeds({ dir: options.data, clock: systemClock, region: options.region }),
+    dns: openDns({ dir: options.data, clock: systemClock }),
+    monitoring: openMonitoring({ dir: options.data, clock: systemClock }),
     logger,
     clock: systemClock,
     config: {

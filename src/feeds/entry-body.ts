@@ -20,15 +20,21 @@ function invalid(message: string): StrataError {
   return new StrataError('FEED_ENTRY_INVALID', message);
 }
 
-/** The text of a node that may be a plain string or an object with a text child. */
-function textOf(node: unknown, textKey: string): string | undefined {
+/**
+ * The text of a node that may be a plain string or an object with a text child and attributes;
+ * undefined when it holds anything else (child elements), so markup is refused, never dropped.
+ */
+function textOf(node: unknown, textKey: string, isAttribute: (key: string) => boolean): string | undefined {
   if (typeof node === 'string') return node;
-  if (typeof node === 'object' && node !== null && !Array.isArray(node)) {
-    const text = (node as Record<string, unknown>)[textKey];
-    return typeof text === 'string' ? text : text === undefined ? '' : undefined;
-  }
-  return undefined;
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+  const fields = node as Record<string, unknown>;
+  if (Object.keys(fields).some((key) => key !== textKey && !isAttribute(key))) return undefined;
+  const text = fields[textKey];
+  return typeof text === 'string' ? text : text === undefined ? '' : undefined;
 }
+
+const isXmlAttribute = (key: string): boolean => key.startsWith('@_');
+const isJsonAttribute = (key: string): boolean => key === 'type';
 
 function attributeOf(node: unknown, name: string): string | undefined {
   if (typeof node !== 'object' || node === null) return undefined;
@@ -50,13 +56,13 @@ export function entryFromAtom(xml: string): NewEntry {
   const entry = document['entry'];
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid('The body must be one Atom <entry> element.');
   const fields = entry as Record<string, unknown>;
-  const title = textOf(fields['title'], '#text');
+  const title = textOf(fields['title'], '#text', isXmlAttribute);
   if (title === undefined) throw invalid('An entry needs one <title> of text.');
   const categories = ((fields['category'] as unknown[] | undefined) ?? []).map((node) => attributeOf(node, '@_term') ?? '');
   let content: EntryContent | undefined;
   if (fields['content'] !== undefined) {
     const type = attributeOf(fields['content'], '@_type') ?? 'text';
-    const text = textOf(fields['content'], '#text');
+    const text = textOf(fields['content'], '#text', isXmlAttribute);
     if (text === undefined) throw invalid('An entry <content> must hold text (XML content is not supported).');
     content = { type, text: atomContentEncoding(type) === 'base64' ? decodeBase64(text) : text };
   }
@@ -74,7 +80,7 @@ export function entryFromJson(text: string): NewEntry {
   const entry = (document as { entry?: unknown } | null)?.entry;
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid('The body must be {"entry": {...}}.');
   const fields = entry as Record<string, unknown>;
-  const title = textOf(fields['title'], '@text');
+  const title = textOf(fields['title'], '@text', isJsonAttribute);
   if (title === undefined) throw invalid('entry.title must be a string or {"@text": string}.');
   const rawCategories = fields['category'] ?? [];
   if (!Array.isArray(rawCategories)) throw invalid('entry.category must be an array of {"term": string}.');
@@ -82,7 +88,7 @@ export function entryFromJson(text: string): NewEntry {
   let content: EntryContent | undefined;
   if (fields['content'] !== undefined) {
     const type = attributeOf(fields['content'], 'type') ?? 'text';
-    const body = textOf(fields['content'], '@text');
+    const body = textOf(fields['content'], '@text', isJsonAttribute);
     if (body === undefined) throw invalid('entry.content must be a string or {"type": string, "@text": string}.');
     content = { type, text: body };
   }

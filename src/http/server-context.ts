@@ -1,6 +1,9 @@
 // Owns the bundle of collaborators every route registrar receives.
 import type { Clock } from '../core/clock.js';
+import type { Dns } from '../dns/dns-service.js';
+import type { Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
+import type { MonitoringService } from '../monitoring/monitoring-service.js';
 import type { Store } from '../store-types.js';
 import type { Admission } from './admission.js';
 import type { IngestDecoder } from './routes/ingest/ingest-decoder.js';
@@ -11,6 +14,12 @@ import type { ServerMetrics } from './server-metrics.js';
 export interface ServerContext {
   readonly store: Store;
   readonly identity: IdentityService;
+  /** The event-feed service (issue 5). */
+  readonly feeds: Feeds;
+  /** The domain-listing service (issue 5). */
+  readonly dns: Dns;
+  /** The monitoring API's service (issue 4). */
+  readonly monitoring: MonitoringService;
   readonly config: ServerConfig;
   readonly admission: Admission;
   /** Decodes ingest bodies (fast paths and the metric-name cache). */

@@ -2,7 +2,10 @@
 import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { systemClock, type Clock } from '../core/clock.js';
+import { openDns, type Dns } from '../dns/dns-service.js';
+import { openFeeds, type Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
+import { openMonitoring, type MonitoringService } from '../monitoring/monitoring-service.js';
 import type { Store } from '../store-types.js';
 import { Admission } from './admission.js';
 import { authenticateRequest } from './auth.js';
@@ -15,6 +18,9 @@ import { registerIngestRoutes } from './routes/ingest/ingest-routes.js';
 import { registerTokenRoutes } from './routes/identity/tokens-routes.js';
 import { registerViewsRoutes } from './routes/metrics/views-routes.js';
 import { registerOpsRoutes } from './routes/ops/ops-routes.js';
+import { registerDnsRoutes } from './routes/dns/dns-routes.js';
+import { registerFeedRoutes } from './routes/feeds/feeds-routes.js';
+import { registerMonitoringRoutes } from './routes/monitoring/monitoring-routes.js';
 import { JSON_TYPE, MSGPACK_TYPE, rulesOf } from './route-rules.js';
 import { resolveServerConfig, type ServerConfig, type ServerConfigInput } from './server-config.js';
 import type { ServerContext } from './server-context.js';
@@ -25,6 +31,12 @@ import { TXN_ID_HEADER, txnIdGenerator } from './txn-id.js';
 export interface CreateServerOptions {
   readonly store: Store;
   readonly identity: IdentityService;
+  /** The event feeds (kept in memory when absent). */
+  readonly feeds?: Feeds;
+  /** The domain-listing data (kept in memory when absent). */
+  readonly dns?: Dns;
+  /** The monitoring API's objects (kept in memory when absent). */
+  readonly monitoring?: MonitoringService;
   readonly config?: ServerConfigInput;
   /** A pino logger (silent by default). */
   readonly logger?: FastifyBaseLogger;
@@ -88,6 +100,9 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
   const context: ServerContext = {
     store: options.store,
     identity: options.identity,
+    feeds: options.feeds ?? openFeeds({ dir: undefined, clock, region: config.region }),
+    dns: options.dns ?? openDns({ dir: undefined, clock }),
+    monitoring: options.monitoring ?? openMonitoring({ dir: undefined, clock }),
     config,
     admission,
     decoder,
@@ -111,6 +126,9 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
   registerIngestRoutes(app, context);
   registerViewsRoutes(app, context);
   registerOpsRoutes(app, context);
+  registerFeedRoutes(app, context);
+  registerDnsRoutes(app, context);
+  registerMonitoringRoutes(app, context);
   await app.ready();
   return app as unknown as StrataServer;
 }

@@ -47,7 +47,7 @@ export function nameBefore(name: string): string | undefined {
   if (name === '') return undefined;
   const last = name.charCodeAt(name.length - 1);
   const head = name.slice(0, -1);
-  if (last === 0) return head === '' ? undefined : head;
+  if (last === 0) return head;
   return head + String.fromCharCode(last - 1) + MAX_CODE_UNIT.repeat(METRIC_NAME_LENGTH_MAX);
 }
 

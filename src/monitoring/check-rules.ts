@@ -75,7 +75,8 @@ export function parseCheck(raw: unknown, context: CheckContext, existing?: Check
   const doc: CheckDoc = {
     label: pick('label', (v) => nullable(v, (l) => label(l)), existing?.label ?? null),
     type,
-    details: pick('details', (v) => checkDetails(type, v), existing?.details ?? checkDetails(type, {})),
+    // Details are validated whenever given, and on create even when absent (remote.http needs a url).
+    details: present(body, 'details') !== undefined || existing === undefined ? checkDetails(type, present(body, 'details')) : existing.details,
     monitoring_zones_poll: remote ? pick('monitoring_zones_poll', (v) => zones(v, context), existing?.monitoring_zones_poll ?? null) : null,
     target_alias: remote ? pick('target_alias', (v) => nullable(v, (a) => text('target_alias', a, 1, LABEL_LENGTH_MAX)), existing?.target_alias ?? null) : null,
     target_hostname: remote

@@ -54,9 +54,16 @@ export class EntityService {
     return this.entities.get({ tenant }, id);
   }
 
-  /** Updates the fields the body gives. */
+  /** Updates the fields the body gives; an address a check targets by alias must stay. */
   updateEntity(tenant: string, id: string, body: unknown): void {
-    this.tx(() => this.entities.replace({ tenant }, id, parseEntity(body, this.entities.get({ tenant }, id).doc)));
+    this.tx(() => {
+      const doc = parseEntity(body, this.entities.get({ tenant }, id).doc);
+      for (const check of this.checks.list({ tenant, entityId: id }, { limit: CHECKS_PER_ENTITY_MAX }).values) {
+        const alias = check.doc.target_alias;
+        if (alias !== null && !Object.hasOwn(doc.ip_addresses, alias)) throw fieldError('ip_addresses', `'${alias}' is the target_alias of check ${check.id}`);
+      }
+      this.entities.replace({ tenant }, id, doc);
+    });
   }
 
   /** Deletes an entity that has no checks and no alarms left. */

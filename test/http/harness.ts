@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../src/core/clock.js';
 import { systemClock } from '../../src/core/clock.js';
+import { openDns } from '../../src/dns/dns-service.js';
+import { openFeeds } from '../../src/feeds/feeds-service.js';
 import { openIdentity, type IdentityService } from '../../src/identity/identity-service.js';
+import { openMonitoring } from '../../src/monitoring/monitoring-service.js';
 import { createServer, type StrataServer } from '../../src/http/server.js';
 import type { ServerConfigInput } from '../../src/http/server-config.js';
 import { openStore } from '../../src/store.js';
@@ -47,7 +50,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   identity.createUser({ username: 'alice', tenant: 't1', role: 'admin', apiKey: KEYS.alice });
   identity.createUser({ username: 'olga', tenant: 't1', role: 'observer', apiKey: KEYS.olga });
   identity.createUser({ username: 'bob', tenant: 't2', role: 'admin', apiKey: KEYS.bob });
-  const app = await createServer({ store, identity, clock, ...(options.config ? { config: options.config } : {}) });
+  const feeds = openFeeds({ dir, clock, region: options.config?.region ?? 'LOCAL' });
+  const dns = openDns({ dir, clock });
+  const monitoring = openMonitoring({ dir, clock });
+  const app = await createServer({ store, identity, feeds, dns, monitoring, clock, ...(options.config ? { config: options.config } : {}) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '';
@@ -69,6 +75,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await app.close();
       await store.close();
       identity.close();
+      feeds.close();
+      dns.close();
+      monitoring.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -199,7 +199,8 @@ class Parser {
     const left = this.parseOperand();
     const opToken = this.next();
     const op = opToken.text as CompareOp;
-    if (!(COMPARE_OPS as readonly string[]).includes(op) || opToken.kind === 'string') this.fail(opToken, 'expected a comparison (==, !=, >=, <=, >, <, regex, nregex)');
+    // A token's text includes its quotes, so only punctuation and the words regex/nregex match.
+    if (!(COMPARE_OPS as readonly string[]).includes(op)) this.fail(opToken, 'expected a comparison (==, !=, >=, <=, >, <, regex, nregex)');
     const rightToken = this.peek();
     const right = this.parseOperand();
     if ((op === 'regex' || op === 'nregex') && right.kind !== 'string') this.fail(rightToken, `${op} needs a quoted regular expression on its right`);

@@ -19,6 +19,10 @@ const TYPE_NAMES: Readonly<Record<number, string>> = {
 // Codes with a more specific type name in the reference table.
 const TYPE_BY_CODE: Readonly<Record<string, string>> = {
   LIST_LIMIT_INVALID: 'invalidLimit',
+  MONITORING_CHILDREN_EXIST: 'childrenExistError',
+  MONITORING_ALARM_PARSE_FAILED: 'alarmParseError',
+  MONITORING_PARENT_NOT_FOUND: 'parentNotFoundError',
+  MONITORING_LIMIT_REACHED: 'limitReached',
 };
 
 /** The monitoring type name of an error view. */

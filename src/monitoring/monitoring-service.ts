@@ -1,0 +1,73 @@
+// Owns the monitoring service's composition: one store, the clock, the zones, and the services over them.
+import type { Clock } from '../core/clock.js';
+import type { Store } from '../store-types.js';
+import { AgentService } from './agent-service.js';
+import { ChangelogService } from './changelog-service.js';
+import { listCheckMetrics, type CheckMetric } from './check-metrics.js';
+import { EntityService } from './entity-service.js';
+import { MonitoringStore } from './monitoring-store.js';
+import { resolveZones, type MonitoringZone } from './monitoring-zones.js';
+import { NotificationService } from './notification-service.js';
+import type { Page, PageRequest } from './paging.js';
+import { loadTokenKey } from './token-key.js';
+
+/** Options of openMonitoring. */
+export interface MonitoringOptions {
+  /** Data directory (monitoring.sqlite and monitoring.key go there); undefined keeps everything in memory. */
+  readonly dir: string | undefined;
+  readonly clock: Clock;
+  /** Monitoring zones remote checks may poll from (default: three). */
+  readonly zones?: readonly MonitoringZone[];
+}
+
+/** The monitoring API's service: entities, checks, alarms, notifications, plans, agents, changelogs, zones. */
+export class MonitoringService {
+  private readonly store: MonitoringStore;
+  /** The clock every time in this service comes from (agent retention, changelog windows, created_at). */
+  readonly clock: Clock;
+  /** Configured monitoring zones, sorted by id. */
+  readonly zones: readonly MonitoringZone[];
+  /** Entities and their checks and alarms. */
+  readonly entities: EntityService;
+  /** Notifications and notification plans. */
+  readonly notifications: NotificationService;
+  /** Agents, agent connections and agent tokens. */
+  readonly agents: AgentService;
+  /** Alarm changelogs. */
+  readonly changelogs: ChangelogService;
+
+  constructor(options: MonitoringOptions) {
+    this.zones = resolveZones(options.zones);
+    this.clock = options.clock;
+    this.store = new MonitoringStore(options.dir);
+    const deps = { store: this.store, clock: options.clock };
+    this.notifications = new NotificationService(deps);
+    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans });
+    this.agents = new AgentService(this.store, options.clock, loadTokenKey(options.dir));
+    this.changelogs = new ChangelogService(this.store, options.clock);
+  }
+
+  /** Operation 5: a page of the metrics a check has produced (404 when the entity or check is missing). */
+  async checkMetrics(engine: Store, tenant: string, entityId: string, checkId: string, page: PageRequest): Promise<Page<CheckMetric>> {
+    this.entities.check(tenant, entityId, checkId);
+    return listCheckMetrics(engine, this.store.changelogs, { tenant, entityId, checkId, nowMs: this.clock.now() }, page);
+  }
+
+  /** Declares the one-letter types of a check's metrics (the check runner and agent endpoint know them). */
+  declareMetricTypes(tenant: string, entityId: string, checkId: string, types: Readonly<Record<string, string>>): void {
+    this.entities.check(tenant, entityId, checkId);
+    this.store.transaction(() => {
+      for (const [name, type] of Object.entries(types)) this.store.changelogs.putMetricType(tenant, entityId, checkId, name, type);
+    });
+  }
+
+  /** Closes the monitoring file. */
+  close(): void {
+    this.store.close();
+  }
+}
+
+/** Opens the monitoring service over `<dir>/monitoring.sqlite`. */
+export function openMonitoring(options: MonitoringOptions): MonitoringService {
+  return new MonitoringService(options);
+}
