@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   QUERY_RESOLUTION_INVALID: { kind: 'invalid', doc: 'A resolution is not one of FULL, MIN5, MIN20, MIN60, MIN240, MIN1440.' },
   QUERY_SELECT_INVALID: { kind: 'invalid', doc: 'A select entry is not one of average, variance, min, max.' },
   QUERY_POINTS_OVER_LIMIT: { kind: 'over_limit', doc: 'The chosen resolution would return more than QUERY_POINTS_MAX points; split the range.' },
-  LIST_LIMIT_INVALID: { kind: 'invalid', doc: "A list limit is not an integer between 1 and that list's maximum (LIST_ITEMS_MAX for API lists, METRICS_PAGE_MAX for metric name pages)." },
+  LIST_LIMIT_INVALID: { kind: 'invalid', doc: "A list limit is not an integer between 1 and that list's maximum (LIST_LIMIT_MAX for monitoring lists, METRICS_PAGE_MAX for metric name pages)." },
   MONITORING_FIELD_INVALID: { kind: 'invalid', doc: 'A monitoring request field is missing, of the wrong type or outside its allowed values; details name the key.' },
   MONITORING_OBJECT_NOT_FOUND: { kind: 'not_found', doc: 'A monitoring object (entity, check, alarm, notification, plan, agent token, agent, connection, zone or notification type) does not exist for this tenant.' },
   MONITORING_PARENT_NOT_FOUND: { kind: 'not_found', doc: 'The entity a check or alarm belongs to does not exist for this tenant.' },

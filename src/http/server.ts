@@ -97,12 +97,15 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
   });
   const admission = new Admission(config.admission);
   const decoder = new IngestDecoder();
+  // Services not handed in are kept in memory and belong to this server: it closes them.
+  const owned: { close(): void }[] = [];
+  const own = <T extends { close(): void }>(service: T): T => (owned.push(service), service);
   const context: ServerContext = {
     store: options.store,
     identity: options.identity,
-    feeds: options.feeds ?? openFeeds({ dir: undefined, clock, region: config.region }),
-    dns: options.dns ?? openDns({ dir: undefined, clock }),
-    monitoring: options.monitoring ?? openMonitoring({ dir: undefined, clock }),
+    feeds: options.feeds ?? own(openFeeds({ dir: undefined, clock, region: config.region })),
+    dns: options.dns ?? own(openDns({ dir: undefined, clock })),
+    monitoring: options.monitoring ?? own(openMonitoring({ dir: undefined, clock })),
     config,
     admission,
     decoder,
@@ -111,6 +114,9 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     publicUrl: () => (config.publicUrl ?? listeningUrl(app)).replace(/\/+$/, ''),
   };
   app.decorate('strata', context);
+  app.addHook('onClose', async () => {
+    for (const service of owned) service.close();
+  });
   app.decorateRequest('principal', undefined);
   addBodyParsers(app);
   addHooks(app, context);
