@@ -1,13 +1,16 @@
 // Owns the HTTP benchmark: ingest of the standard workload over HTTP (JSON and msgpack) and 288-point plot latency.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pack } from 'msgpackr';
 import { createServer } from '../src/http/server.js';
 import { openIdentity } from '../src/identity/identity-service.js';
 import { openStore } from '../src/index.js';
 import { emitResult, intArg, reportProgress } from './child-io.js';
+import type { LoadResult } from './http-load.js';
 import { benchClient, type BenchClient } from './http-client.js';
 import { timeQueries, type LatencySummary } from './latency.js';
 import { mulberry32, uniformInt } from './prng.js';
@@ -20,9 +23,6 @@ export type IngestFormat = 'json' | 'msgpack';
 export interface HttpBenchOptions {
   /** Reference "now" of the workload (default: the wall clock at the start). */
   readonly endMs?: number;
-  readonly series?: number;
-  readonly points?: number;
-  readonly batchPoints?: number;
   /** Concurrent clients, each with its own keep-alive connection. */
   readonly clients?: number;
   readonly formats?: readonly IngestFormat[];
@@ -50,6 +50,8 @@ export interface HttpBenchResult {
   readonly plot288: LatencySummary & { readonly values: number };
 }
 
+/** The compiled load client, next to this module. */
+const LOAD_SCRIPT = join(fileURLToPath(import.meta.url), '..', 'http-load.js');
 /** ttlInSeconds every benchmark metric carries, as Blueflood clients send it. */
 const TTL_SECONDS = 172_800;
 const DAY_MS = 86_400_000;
@@ -77,10 +79,9 @@ export function encodeBatches(wl: Workload, batchPoints: number, format: IngestF
 
 /**
  * Posts every body in batch order with `clients` requests in flight, and returns the seconds from
- * the first send to the last acknowledgement. The clients share the server's process (as the
- * peers' clients shared their machine); they only write prepared bytes and read statuses.
+ * the first send to the last acknowledgement. Runs in the load process (bench/http-load.ts).
  */
-async function postAll(client: BenchClient, bodies: readonly Buffer[], format: IngestFormat, clients: number): Promise<number> {
+export async function postAll(client: BenchClient, bodies: readonly Buffer[], format: IngestFormat, clients: number): Promise<number> {
   const path = `/ingest/v2.0/${BENCH_TENANT}/ingest`;
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -100,6 +101,8 @@ async function postAll(client: BenchClient, bodies: readonly Buffer[], format: I
 
 interface Running {
   readonly client: BenchClient;
+  readonly url: string;
+  readonly token: string;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -113,9 +116,12 @@ async function startServer(workers: number, clients: number): Promise<Running> {
   identity.createUser({ username: 'bench', tenant: BENCH_TENANT, role: 'admin', apiKey });
   const app = await createServer({ store, identity, config: { admission: { ingest: { concurrency: clients, queueMax: clients } } } });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const client = benchClient(app.strata.publicUrl(), identity.authenticate('bench', apiKey).token, clients);
+  const token = identity.authenticate('bench', apiKey).token;
+  const client = benchClient(app.strata.publicUrl(), token, clients);
   return {
     client,
+    url: app.strata.publicUrl(),
+    token,
     flush: () => store.flush(),
     async close() {
       client.close();
@@ -140,23 +146,37 @@ async function measurePlot(client: BenchClient, wl: Workload): Promise<LatencySu
   return { ...summary, values };
 }
 
+/** Starts the load process, waits until its bodies are encoded, lets it go and returns what it measured. */
+async function runLoad(url: string, token: string, format: IngestFormat, endMs: number, clients: number): Promise<LoadResult> {
+  const child = spawn(process.execPath, [LOAD_SCRIPT, url, token, format, String(endMs), String(clients)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  let result: LoadResult | undefined;
+  for await (const line of lines) {
+    if (line === 'ready') {
+      reportProgress(`http ingest ${format}`, 0, 1);
+      child.stdin.write('go\n');
+    } else if (line.startsWith('{')) {
+      result = JSON.parse(line) as LoadResult;
+    }
+  }
+  if (result === undefined) throw new Error(`the ${format} load process printed no result`);
+  reportProgress(`http ingest ${format}`, 1, 1);
+  return result;
+}
+
 /** Runs the HTTP benchmark on fresh temporary stores (one per format) and returns plain numbers. */
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<HttpBenchResult> {
   const endMs = options.endMs ?? Date.now();
   const clients = options.clients ?? 2;
-  const batchPoints = options.batchPoints ?? BATCH_POINTS;
   const formats = options.formats ?? ['json', 'msgpack'];
-  const spec = { ...standardSpec('walk', endMs), ...(options.series ? { series: options.series } : {}), ...(options.points ? { points: options.points } : {}) };
-  const wl = generateWorkload(spec);
+  const wl = generateWorkload(standardSpec('walk', endMs));
   const ingest: HttpIngestResult[] = [];
   let plot288: (LatencySummary & { values: number }) | undefined;
   for (const format of formats) {
-    const bodies = encodeBatches(wl, batchPoints, format);
     const server = await startServer(options.workers ?? 1, clients);
     try {
-      const seconds = await postAll(server.client, bodies, format, clients);
-      const bodyBytes = bodies.reduce((sum, body) => sum + body.length, 0);
-      ingest.push({ format, points: wl.length, batches: bodies.length, bodyBytes, seconds, pointsPerSecond: wl.length / seconds });
+      const load = await runLoad(server.url, server.token, format, endMs, clients);
+      ingest.push({ format, points: load.points, batches: load.batches, bodyBytes: load.bodyBytes, seconds: load.seconds, pointsPerSecond: load.points / load.seconds });
       if (format === formats[formats.length - 1]) {
         reportProgress('http plot', 0, 1);
         await server.flush();
@@ -167,7 +187,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Http
       await server.close();
     }
   }
-  return { description: wl.description, clients, batchPoints, ingest, plot288: plot288 as LatencySummary & { values: number } };
+  return { description: `${wl.description}; load client in its own process`, clients, batchPoints: BATCH_POINTS, ingest, plot288: plot288 as LatencySummary & { values: number } };
 }
 
 async function main(): Promise<void> {
