@@ -251,6 +251,31 @@ describe('durability and lifecycle', () => {
     expect(b.values).toEqual(a.values);
   });
 
+  it('keeps rollups of an expired window intact when a WAL record that touched it is replayed', async () => {
+    // One record holds a point of an old window W and of the current window V. W is sealed and
+    // rolled up, then W's FULL file expires while V (and so the record) is still unsealed.
+    t = await openTestStore({ background: true, workers: 0, graceMs: DAY_MS });
+    const old = T_NOON - 47 * HOUR_MS;
+    await t.store.write([
+      { tenant: 'acme', metric: 'x', timestamp: old, value: 1 },
+      { tenant: 'acme', metric: 'x', timestamp: T_NOON - MINUTE_MS, value: 5 },
+    ]);
+    await t.store.write([{ tenant: 'acme', metric: 'x', timestamp: old + 60_000, value: 3 }]);
+    const wait = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1_300));
+    t.clock.advance(3_000);
+    await wait();
+    await wait();
+    const q = { tenant: 'acme', metric: 'x', from: old, to: old + 5 * MINUTE_MS, resolution: 'MIN5', select: ['average'] };
+    const before = (await t.store.query(q)).values;
+    expect(before).toEqual([{ timestamp: old, numPoints: 2, average: 2 }]);
+    t.clock.set(T_NOON + 6 * HOUR_MS + MINUTE_MS);
+    await wait();
+    expect(readdirSync(join(t.dir, 'partitions', 'FULL')).filter((f) => f.endsWith('.sqlite'))).toHaveLength(0);
+    const store = await t.reopen({ background: false });
+    await store.flush();
+    expect((await store.query(q)).values).toEqual(before);
+  });
+
   it('refuses a second store on the same directory, even in the same process', async () => {
     t = await openTestStore();
     const { openStore } = await import('../src/store.js');

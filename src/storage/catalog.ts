@@ -91,10 +91,14 @@ export class Catalog {
     })();
   }
 
-  /** Forgets sealed markers and due entries of windows older than `beforeMs` (their data expired). */
-  forgetBefore(fullBeforeMs: number, dueBefore: ReadonlyMap<Resolution, number>): void {
+  /**
+   * Forgets due entries of source windows that start before their resolution's bound, and sealed
+   * markers of FULL windows before `fullBeforeMs` whose seq is below `seqBelow` (the oldest WAL
+   * record still live): a marker must outlive every record it makes replay skip.
+   */
+  forgetBefore(fullBeforeMs: number, seqBelow: number, dueBefore: ReadonlyMap<Resolution, number>): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM sealed WHERE window_start_ms < ?').run(fullBeforeMs);
+      this.db.prepare('DELETE FROM sealed WHERE window_start_ms < ? AND through_seq < ?').run(fullBeforeMs, seqBelow);
       const del = this.db.prepare('DELETE FROM rollup_due WHERE source_res = ? AND source_start_ms < ?');
       for (const [res, before] of dueBefore) del.run(res, before);
     })();
