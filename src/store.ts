@@ -227,10 +227,10 @@ class EngineStore implements Store {
         this.cfg.logger.info({ resolution: res, partitionStartMs: start }, 'dropped an expired partition');
       },
       forget: (fullBeforeMs, dueBefore) => {
-        // A sealed marker stays while a live WAL record it covers could be replayed: forgetting it
-        // would re-apply that record's old points and reseal a window whose file has expired.
-        let seqBelow = this.lastSeq + 1;
-        for (const seq of this.live.keys()) if (seq < seqBelow) seqBelow = seq;
+        // A sealed marker stays while a WAL record it covers is still on disk: forgetting it would
+        // let a replay re-apply that record's old points and reseal a window whose file has expired
+        // (with only the records still on disk, overwriting its rollups with partial data).
+        const seqBelow = this.wal.oldestSeqOnDisk();
         this.catalog.forgetBefore(fullBeforeMs, seqBelow, dueBefore);
         for (const [res, before] of dueBefore) this.due.forgetBefore(res, before);
         for (const [w, seq] of [...this.sealed]) if (w < fullBeforeMs && seq < seqBelow) this.sealed.delete(w);

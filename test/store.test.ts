@@ -251,7 +251,7 @@ describe('durability and lifecycle', () => {
     expect(b.values).toEqual(a.values);
   });
 
-  it('keeps rollups of an expired window intact when a WAL record that touched it is replayed', async () => {
+  it('keeps rollups of an expired window intact when a WAL record that touched it is replayed after a restart', async () => {
     // One record holds a point of an old window W and of the current window V. W is sealed and
     // rolled up, then W's FULL file expires while V (and so the record) is still unsealed.
     t = await openTestStore({ background: true, workers: 0, graceMs: DAY_MS });

@@ -129,6 +129,14 @@ export class WalLog {
     }
   }
 
+  /**
+   * The lowest seq any segment file on disk may hold: replay reads every record of a surviving
+   * segment, released or not, so bookkeeping about older seqs must stay while this is not above it.
+   */
+  oldestSeqOnDisk(): number {
+    return this.segments[0]?.firstSeq ?? this.nextSeq;
+  }
+
   /** Segment files not yet deleted (for stats). */
   segmentCount(): number {
     return this.segments.length;
