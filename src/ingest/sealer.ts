@@ -35,15 +35,14 @@ export type LiveRecords = Map<number, number>;
 export function sealWindow(deps: SealerDeps, windowStartMs: number, live: LiveRecords): number {
   const window = deps.head.take(windowStartMs);
   if (window === undefined) return 0;
-  const resealing = deps.sealed.has(windowStartMs);
   const writes: ChunkWrite[] = [];
   const ids: number[] = [];
   for (const [seriesId, buffer] of window.series) {
     let samples: SampleColumns = buffer.samples();
-    if (resealing) {
-      const stored = deps.partitions.readChunk('FULL', seriesId, windowStartMs);
-      if (stored !== undefined) samples = mergeSamples(decodeChunk(stored), samples);
-    }
+    // Always look: a stored chunk (an earlier seal, or one a crash left without its marker) is
+    // merged under the head's samples, so sealing never depends on bookkeeping to keep data.
+    const stored = deps.partitions.readChunk('FULL', seriesId, windowStartMs);
+    if (stored !== undefined) samples = mergeSamples(decodeChunk(stored), samples);
     writes.push({ seriesId, chunkStartMs: windowStartMs, data: encodeChunk(samples) });
     ids.push(seriesId);
   }
