@@ -3,16 +3,8 @@ import { AssertionFailure, assert } from '../core/assert.js';
 import { alignDown } from '../core/time.js';
 import type { BucketColumns, SampleColumns } from './bucket.js';
 
-interface MutableBucketColumns {
-  length: number;
-  readonly startsMs: Float64Array;
-  readonly numPoints: Float64Array;
-  readonly count: Float64Array;
-  readonly mean: Float64Array;
-  readonly m2: Float64Array;
-  readonly min: Float64Array;
-  readonly max: Float64Array;
-}
+/** Bucket columns being filled: the length grows as buckets are written. */
+type MutableBucketColumns = Omit<BucketColumns, 'length'> & { length: number };
 
 const NO_TIMESTAMPS = new Float64Array(0);
 
