@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { acceptAllows, essence } from '../../src/http/content-negotiation.js';
-import { STATUS_OF_KIND } from '../../src/http/error-status.js';
 import { familyOf } from '../../src/http/api-family.js';
 
 describe('media types', () => {
@@ -19,22 +18,7 @@ describe('media types', () => {
   });
 });
 
-describe('the one error map', () => {
-  it('maps every kind to its status', () => {
-    expect(STATUS_OF_KIND).toEqual({
-      invalid: 400,
-      unauthenticated: 401,
-      forbidden: 403,
-      not_found: 404,
-      method_not_allowed: 405,
-      conflict: 409,
-      over_limit: 413,
-      unsupported_media: 415,
-      internal: 500,
-      unavailable: 503,
-    });
-  });
-
+describe('API families', () => {
   it('sorts URLs into API families', () => {
     expect(familyOf('/v2.0/tokens')).toBe('identity');
     expect(familyOf('/ingest/v2.0/t/ingest')).toBe('ingest');
