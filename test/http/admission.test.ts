@@ -1,3 +1,4 @@
+// Tests admission: bounded queues per kind of work, and the 503 with Retry-After that changes nothing.
 import { describe, expect, it } from 'vitest';
 import { Admission } from '../../src/http/admission.js';
 import { openStore } from '../../src/store.js';

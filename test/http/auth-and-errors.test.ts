@@ -1,3 +1,4 @@
+// Tests auth on every API (401, 403, observers, tenants) and the error shapes, 405, 415 and 500.
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

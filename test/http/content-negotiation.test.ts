@@ -1,3 +1,4 @@
+// Tests media type matching and the sorting of URLs into API families.
 import { describe, expect, it } from 'vitest';
 import { acceptAllows, essence } from '../../src/http/content-negotiation.js';
 import { familyOf } from '../../src/http/api-family.js';

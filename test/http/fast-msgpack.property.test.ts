@@ -1,3 +1,4 @@
+// Property tests: the fast msgpack ingest decoder yields exactly the points of the full decoder.
 import fc from 'fast-check';
 import { Packr, pack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';

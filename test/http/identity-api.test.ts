@@ -1,3 +1,4 @@
+// Tests the identity API over real HTTP: tokens, the catalog, and every identity error body.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { DEFAULT_TOKEN_TTL_MS } from '../../src/identity/identity-service.js';

@@ -1,3 +1,4 @@
+// Property tests of mapping ingest bodies (Blueflood metrics) onto points and per-metric errors.
 import fc from 'fast-check';
 import { pack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';

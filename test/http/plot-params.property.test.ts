@@ -1,3 +1,4 @@
+// Property tests of plot parameter parsing: from, to, points or resolution, and select.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RESOLUTIONS } from '../../src/model/resolution.js';

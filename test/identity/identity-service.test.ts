@@ -1,3 +1,4 @@
+// Tests the identity service: users, API keys and tokens stored as hashes, expiry and revocation.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Tests the service catalog: entries, types, regions and public URLs ending in the tenant.
 import { describe, expect, it } from 'vitest';
 import { buildServiceCatalog } from '../../src/identity/service-catalog.js';
 

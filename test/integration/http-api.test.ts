@@ -1,3 +1,4 @@
+// Tests the metrics ingest and query APIs over real HTTP against the real engine.
 import { pack } from 'msgpackr';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store.js';

@@ -1,3 +1,4 @@
+// Tests strata serve as a process: first run, SIGTERM, and kill -9 during ingestion losing nothing acknowledged.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

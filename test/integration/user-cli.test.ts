@@ -1,3 +1,4 @@
+// Tests strata user create and list as a process.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
