@@ -27,9 +27,13 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, '..', '..', 'bench', 'results', 'engine.json');
 const HTTP_BENCH_MODULE = join(HERE, 'http-ingest.js');
 
+/** Issue 3's HTTP targets: ingest rate per wire format, and the 288-point plot's median latency. */
+const HTTP_INGEST_TARGET_PPS: Readonly<Record<string, number>> = { json: 1_200_000, msgpack: 2_500_000 };
+const HTTP_PLOT_P50_TARGET_MS = 2;
+
 /** The part of bench/http-ingest.ts's result this report renders; anything else is printed as JSON. */
 interface HttpBenchShape {
-  readonly ingest: readonly { readonly format: string; readonly pointsPerSecond: number; readonly bodyBytes: number; readonly seconds: number }[];
+  readonly ingest: readonly { readonly format: string; readonly pointsPerSecond: number; readonly pointsPerSecondRuns?: readonly number[]; readonly bodyBytes: number; readonly seconds: number }[];
   readonly plot288?: { readonly p50Ms: number; readonly p99Ms: number; readonly values: number };
 }
 
@@ -92,13 +96,19 @@ function httpText(result: unknown, engineWalkPps: number | undefined): string {
   if (!isHttpShape(result)) return `HTTP bench\n${JSON.stringify(result, null, 2)}`;
   const rows = result.ingest.map((r) => [
     r.format,
-    rate(r.pointsPerSecond),
+    r.pointsPerSecondRuns === undefined ? rate(r.pointsPerSecond) : `${rate(r.pointsPerSecond)} (${rate(Math.min(...r.pointsPerSecondRuns))}–${rate(Math.max(...r.pointsPerSecondRuns))})`,
     engineWalkPps === undefined ? 'n/a' : `${(r.pointsPerSecond / engineWalkPps).toFixed(2)}x`,
     (r.bodyBytes / 2 ** 20).toFixed(0),
     r.seconds.toFixed(2),
   ]);
   const plot = result.plot288 === undefined ? [] : [`plot 24h MIN5 over HTTP: p50 ${result.plot288.p50Ms.toFixed(3)} ms, p99 ${result.plot288.p99Ms.toFixed(3)} ms, ${result.plot288.values} values`];
-  return ['HTTP bench (bench/http-ingest.ts; its targets are issue 3\'s)', renderTable(['format', 'points/s', 'of embedded walk', 'body MiB', 'seconds'], rows), ...plot].join('\n');
+  const mark = (ok: boolean): string => (ok ? '✓' : '✗');
+  for (const r of result.ingest) {
+    const target = HTTP_INGEST_TARGET_PPS[r.format];
+    if (target !== undefined) plot.push(`  ${mark(r.pointsPerSecond >= target)} ${r.format} ingest >= ${rate(target)} points/s (median): ${rate(r.pointsPerSecond)}`);
+  }
+  if (result.plot288 !== undefined) plot.push(`  ${mark(result.plot288.p50Ms < HTTP_PLOT_P50_TARGET_MS)} 288-point plot p50 < ${HTTP_PLOT_P50_TARGET_MS} ms: ${result.plot288.p50Ms.toFixed(3)} ms`);
+  return ['HTTP bench (bench/http-ingest.ts; its targets are issue 3\'s)', renderTable(['format', 'points/s, median (min–max) of runs', 'of embedded walk', 'body MiB', 'seconds'], rows), ...plot].join('\n');
 }
 
 function selectedKinds(): ValueKind[] {

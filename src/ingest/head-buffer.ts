@@ -2,6 +2,8 @@
 import type { SampleColumns, StringColumns } from '../model/bucket.js';
 
 const INITIAL_CAPACITY = 16;
+/** Past this many out-of-order steps a buffer is sorted by comparison rather than by insertion. */
+const INSERTION_SORT_DESCENTS_MAX = 64;
 
 /** Points of one series in one head window, in arrival order until finalized. */
 export class HeadBuffer {
@@ -46,9 +48,7 @@ export class HeadBuffer {
     if (this.ascending && this.strings === null) {
       return { length: n, timestampsMs: this.timestampsMs.slice(0, n), values: this.values.slice(0, n), strings: null };
     }
-    // Stable sort of positions by time; the last position of equal timestamps is the last write.
-    const order = Array.from({ length: n }, (_, i) => i);
-    if (!this.ascending) order.sort((a, b) => (this.timestampsMs[a] as number) - (this.timestampsMs[b] as number) || a - b);
+    const order = this.ascending ? identityOrder(n) : sortedOrder(this.timestampsMs, n);
     const ts = new Float64Array(n);
     const vs = new Float64Array(n);
     const strTs: number[] = [];
@@ -72,4 +72,39 @@ export class HeadBuffer {
     const strings: StringColumns | null = strTs.length > 0 ? { length: strTs.length, timestampsMs: Float64Array.from(strTs), values: strVs } : null;
     return { length: count, timestampsMs: ts.slice(0, count), values: vs.slice(0, count), strings };
   }
+}
+
+function identityOrder(n: number): Int32Array {
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  return order;
+}
+
+/**
+ * Positions ordered by time, equal times by position (a stable sort), so the last position of a
+ * timestamp is its last write. Insertion sort: points arrive nearly in order (concurrent writers
+ * swap neighbouring batches), which it sorts in about linear time, without the comparator calls
+ * and boxed indices of Array.prototype.sort.
+ */
+function sortedOrder(timestampsMs: Float64Array, n: number): Int32Array {
+  const order = identityOrder(n);
+  let descents = 0;
+  for (let i = 1; i < n; i++) if ((timestampsMs[i] as number) < (timestampsMs[i - 1] as number)) descents++;
+  if (descents > INSERTION_SORT_DESCENTS_MAX) {
+    // Far from ordered (a reversed backfill, say): a comparison sort keeps it O(n log n).
+    const boxed = Array.from(order).sort((a, b) => (timestampsMs[a] as number) - (timestampsMs[b] as number) || a - b);
+    return Int32Array.from(boxed);
+  }
+  for (let k = 1; k < n; k++) {
+    const i = order[k] as number;
+    const t = timestampsMs[i] as number;
+    let j = k - 1;
+    // Strictly greater only: an equal time stays after the earlier write (stability).
+    while (j >= 0 && (timestampsMs[order[j] as number] as number) > t) {
+      order[j + 1] = order[j] as number;
+      j--;
+    }
+    order[j + 1] = i;
+  }
+  return order;
 }

@@ -93,3 +93,26 @@ describe('HeadBuffer.samples', () => {
     expect(s.strings).toBeNull();
   });
 });
+
+describe('HeadBuffer ordering at scale', () => {
+  it('sorts a reversed buffer (the comparison-sort path) and a nearly ordered one (the insertion path) alike', () => {
+    const reversed = new HeadBuffer();
+    const nearly = new HeadBuffer();
+    const n = 1000;
+    for (let i = n - 1; i >= 0; i--) reversed.append(i * 1000, i, undefined);
+    // Neighbouring pairs swapped: each swap is one out-of-order step.
+    for (let i = 0; i < n; i += 2) {
+      nearly.append((i + 1) * 1000, i + 1, undefined);
+      nearly.append(i * 1000, i, undefined);
+    }
+    // A repeated timestamp written last wins in both.
+    reversed.append(500_000, -1, undefined);
+    nearly.append(500_000, -1, undefined);
+    for (const buffer of [reversed, nearly]) {
+      const s = buffer.samples();
+      expect(s.length).toBe(n);
+      expect(Array.from(s.timestampsMs)).toEqual(Array.from({ length: n }, (_, i) => i * 1000));
+      expect(Array.from(s.values)).toEqual(Array.from({ length: n }, (_, i) => (i === 500 ? -1 : i)));
+    }
+  });
+});
