@@ -87,7 +87,12 @@ class EngineStore implements Store {
       cache: this.cache,
       due: this.due,
       head: {
-        windowsOf: (id) => this.head.starts().filter((w) => this.head.windows.get(w)?.series.has(id) === true),
+        // Membership only: the reader needs no order, so no sort of the head's windows per lookup.
+        windowsOf: (id) => {
+          const starts: number[] = [];
+          for (const [start, window] of this.head.windows) if (window.series.has(id)) starts.push(start);
+          return starts;
+        },
         samples: (id, w) => this.head.windows.get(w)?.series.get(id)?.samples(),
       },
     };

@@ -1,16 +1,10 @@
 // Owns what the storage codec tests share: seeded series generators and a bit-exact column comparison.
+import { mulberry32 } from '../../bench/prng.js';
 import type { SampleColumns } from '../../src/model/bucket.js';
 
-/** Returns a seeded uint32 generator (mulberry32), so every run sees the same series. */
+/** Returns a seeded uint32 generator (the benchmarks' mulberry32), so every run sees the same series. */
 export function seededUint32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  return mulberry32(seed);
 }
 
 /** Options for randomWalk. */
