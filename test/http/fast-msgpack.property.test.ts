@@ -112,4 +112,12 @@ describe('the fast msgpack decoder agrees with the full decoder', () => {
     const whole = pack([{ metricName: 'm', metricValue: 1.5, collectionTime: 1_700_000_000_000 }]);
     for (let cut = 1; cut < whole.length; cut++) expect(fastMsgpackIngest(whole.subarray(0, cut), SCOPES[0] as IngestScope)).toBeUndefined();
   });
+
+  it('tells keys apart by every byte, not by their length', () => {
+    // Each near miss has the length of a real key; the full decoder ignores it, so the fast one must not take it.
+    for (const key of ['metricNamf', 'MetricName', 'metricValuf', 'xetricValue', 'collectionTimf', 'collectionXime', 'ttlInSecondz', 'unis', 'tenantIe']) {
+      const raw = pack([{ metricName: 'm', metricValue: 1.5, collectionTime: 1_700_000_000_000, tenantId: 't1', [key]: 'x' }]);
+      for (const scope of SCOPES) expect(fastMsgpackIngest(raw, scope)).toBeUndefined();
+    }
+  });
 });

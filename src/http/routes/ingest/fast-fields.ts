@@ -1,8 +1,8 @@
-// Owns what the fast ingest decoder needs besides msgpack itself: key recognition and turning one metric's fields into a point.
+// Owns what the fast ingest decoders share besides the wire format: key recognition and turning one metric's fields into a point.
 import type { Point } from '../../../model/sample.js';
 import type { IngestScope } from './ingest-body.js';
 
-/** A body key the fast decoder recognises, by index; KEY_UNKNOWN makes it fall back to the full decoder. */
+/** A body key the fast decoders recognise, by index; KEY_UNKNOWN makes them fall back to the full decoder. */
 export const KEY_NAME = 0;
 /** metricValue. */
 export const KEY_VALUE = 1;
@@ -17,66 +17,65 @@ export const KEY_TENANT = 5;
 /** Any other key. */
 export const KEY_UNKNOWN = -1;
 
-const KEY_BYTES = ['metricName', 'metricValue', 'collectionTime', 'ttlInSeconds', 'unit', 'tenantId'].map((key) => Buffer.from(key, 'latin1'));
-/** Key index by key length: the six keys all have different lengths, so one compare settles a key. */
-const KEY_BY_LENGTH: readonly number[] = (() => {
-  const table = new Array<number>(16).fill(KEY_UNKNOWN);
-  KEY_BYTES.forEach((bytes, k) => (table[bytes.length] = k));
-  return table;
-})();
-
-/** A key's bytes as big-endian 32-bit words (the last one zero-padded) for word-wise compares. */
-const KEY_WORDS: readonly (readonly number[])[] = KEY_BYTES.map((bytes) => {
-  const padded = Buffer.alloc(Math.ceil(bytes.length / 4) * 4);
-  bytes.copy(padded);
-  return Array.from({ length: padded.length / 4 }, (_, w) => padded.readUInt32BE(w * 4));
-});
-/** Masks keeping the meaningful bytes of a key's last word. */
-const LAST_WORD_MASKS = [0xffffffff, 0xff000000, 0xffff0000, 0xffffff00];
+/** The body keys in KEY_* order. */
+export const KEY_TEXTS = ['metricName', 'metricValue', 'collectionTime', 'ttlInSeconds', 'unit', 'tenantId'] as const;
 
 /**
- * The key at view[start, start + length), compared a 32-bit word at a time (a third of the work of
- * a byte loop). The last word may read up to three bytes past the key, which belong to the value
- * that follows; a body that ends there throws RangeError, which makes the decoder bail.
+ * A key's bytes as big-endian 32-bit words at offsets 0, 4, 8, ... and a last one ending exactly
+ * at the key's end (overlapping the one before), so a compare never reads past the key.
  */
-export function keyAtView(view: DataView, start: number, length: number): number {
-  const k = length < KEY_BY_LENGTH.length ? (KEY_BY_LENGTH[length] as number) : KEY_UNKNOWN;
-  if (k === KEY_UNKNOWN) return KEY_UNKNOWN;
-  const words = KEY_WORDS[k] as readonly number[];
-  const last = words.length - 1;
-  for (let w = 0; w < last; w++) if (view.getUint32(start + w * 4) !== words[w]) return KEY_UNKNOWN;
-  const mask = LAST_WORD_MASKS[length % 4] as number;
-  return ((view.getUint32(start + last * 4) & mask) >>> 0) === words[last] ? k : KEY_UNKNOWN;
+function keyWords(text: string): number[] {
+  const bytes = Buffer.from(text, 'latin1');
+  const words: number[] = [];
+  for (let at = 0; at + 4 < bytes.length; at += 4) words.push(bytes.readInt32BE(at));
+  words.push(bytes.readInt32BE(bytes.length - 4));
+  return words;
+}
+
+// Module constants, so the compares below compile to immediate operands.
+const [NAME_0, NAME_4, NAME_6] = keyWords('metricName') as [number, number, number];
+const [VALUE_0, VALUE_4, VALUE_7] = keyWords('metricValue') as [number, number, number];
+const [TIME_0, TIME_4, TIME_8, TIME_10] = keyWords('collectionTime') as [number, number, number, number];
+const [TTL_0, TTL_4, TTL_8] = keyWords('ttlInSeconds') as [number, number, number];
+const [UNIT_0] = keyWords('unit') as [number];
+const [TENANT_0, TENANT_4] = keyWords('tenantId') as [number, number];
+
+/** True when the 10 bytes at `at` are "metricName". */
+export function isNameKey(view: DataView, at: number): boolean {
+  return view.getInt32(at) === NAME_0 && view.getInt32(at + 4) === NAME_4 && view.getInt32(at + 6) === NAME_6;
+}
+
+/** True when the 11 bytes at `at` are "metricValue". */
+export function isValueKey(view: DataView, at: number): boolean {
+  return view.getInt32(at) === VALUE_0 && view.getInt32(at + 4) === VALUE_4 && view.getInt32(at + 7) === VALUE_7;
+}
+
+/** True when the 14 bytes at `at` are "collectionTime". */
+export function isTimeKey(view: DataView, at: number): boolean {
+  return view.getInt32(at) === TIME_0 && view.getInt32(at + 4) === TIME_4 && view.getInt32(at + 8) === TIME_8 && view.getInt32(at + 10) === TIME_10;
+}
+
+/** True when the 12 bytes at `at` are "ttlInSeconds". */
+export function isTtlKey(view: DataView, at: number): boolean {
+  return view.getInt32(at) === TTL_0 && view.getInt32(at + 4) === TTL_4 && view.getInt32(at + 8) === TTL_8;
+}
+
+/**
+ * The key whose `length` bytes start at `at`, or KEY_UNKNOWN. The six keys' lengths all differ,
+ * so the length picks the one candidate. The decoders test the four common keys inline first.
+ */
+export function keyAt(view: DataView, at: number, length: number): number {
+  if (length === 10) return isNameKey(view, at) ? KEY_NAME : KEY_UNKNOWN;
+  if (length === 11) return isValueKey(view, at) ? KEY_VALUE : KEY_UNKNOWN;
+  if (length === 14) return isTimeKey(view, at) ? KEY_TIME : KEY_UNKNOWN;
+  if (length === 12) return isTtlKey(view, at) ? KEY_TTL : KEY_UNKNOWN;
+  if (length === 4) return view.getInt32(at) === UNIT_0 ? KEY_UNIT : KEY_UNKNOWN;
+  if (length === 8) return view.getInt32(at) === TENANT_0 && view.getInt32(at + 4) === TENANT_4 ? KEY_TENANT : KEY_UNKNOWN;
+  return KEY_UNKNOWN;
 }
 
 /** Largest ttlInSeconds (Blueflood: Integer.MAX_VALUE). */
 export const TTL_SECONDS_MAX = 2_147_483_647;
-
-/** The fields of one metric as the fast decoder read them; undefined when absent. */
-export interface MetricFields {
-  name: string | undefined;
-  value: number | string | undefined;
-  time: number | undefined;
-  /** True when ttlInSeconds was absent or a valid integer. */
-  ttlOk: boolean;
-  unit: string | undefined;
-  tenant: string | undefined;
-}
-
-/** A fresh, empty field set (reused across metrics by the decoders). */
-export function emptyFields(): MetricFields {
-  return { name: undefined, value: undefined, time: undefined, ttlOk: true, unit: undefined, tenant: undefined };
-}
-
-/** Clears a field set for the next metric. */
-export function resetFields(fields: MetricFields): void {
-  fields.name = undefined;
-  fields.value = undefined;
-  fields.time = undefined;
-  fields.ttlOk = true;
-  fields.unit = undefined;
-  fields.tenant = undefined;
-}
 
 /** True when a ttlInSeconds value is acceptable (the full decoder's rule). */
 export function ttlAcceptable(ttl: number): boolean {
@@ -86,17 +85,27 @@ export function ttlAcceptable(ttl: number): boolean {
 /**
  * Appends the point of a clean metric to `points`; false when anything would need an error entry
  * or a skip: the fast decoder then hands the whole body to the full decoder, which reports it.
+ * The fields come as arguments (each decoder keeps them in locals, which is cheaper than an object).
  */
-export function emitPoint(fields: MetricFields, scope: IngestScope, points: Point[]): boolean {
-  if (fields.name === undefined || fields.value === undefined || fields.time === undefined || !fields.ttlOk) return false;
+export function emitPoint(
+  scope: IngestScope,
+  points: Point[],
+  name: string | undefined,
+  value: number | string | undefined,
+  time: number | undefined,
+  ttlOk: boolean,
+  unit: string | undefined,
+  tenantId: string | undefined,
+): boolean {
+  if (name === undefined || value === undefined || time === undefined || !ttlOk) return false;
   let tenant: string;
   if (scope.multi) {
-    if (fields.tenant === undefined || fields.tenant === '' || (!scope.anyTenant && fields.tenant !== scope.ownTenant)) return false;
-    tenant = fields.tenant;
+    if (tenantId === undefined || tenantId === '' || (!scope.anyTenant && tenantId !== scope.ownTenant)) return false;
+    tenant = tenantId;
   } else {
     tenant = scope.tenant;
   }
   // One object shape for every point keeps the store's loops monomorphic.
-  points.push({ tenant, metric: fields.name, timestamp: fields.time, value: fields.value, unit: fields.unit });
+  points.push({ tenant, metric: name, timestamp: time, value, unit });
   return true;
 }

@@ -2,155 +2,180 @@
 import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
 import type { Point } from '../../../model/sample.js';
 import type { IngestMapping, IngestScope } from './ingest-body.js';
-import {
-  emitPoint,
-  emptyFields,
-  keyAtView,
-  KEY_NAME,
-  KEY_TENANT,
-  KEY_TIME,
-  KEY_TTL,
-  KEY_UNIT,
-  KEY_UNKNOWN,
-  KEY_VALUE,
-  resetFields,
-  ttlAcceptable,
-  type MetricFields,
-} from './fast-fields.js';
-import { FNV_OFFSET, FNV_PRIME, NameCache } from './name-cache.js';
+import { emitPoint, isNameKey, isTimeKey, isTtlKey, isValueKey, keyAt, KEY_UNIT, KEY_UNKNOWN, ttlAcceptable } from './fast-fields.js';
+import { NameCache } from './name-cache.js';
 
 const TWO_POW_32 = 4_294_967_296;
 /** Returned by the helpers when the body leaves the fast path. */
 const BAIL = -1;
+/**
+ * Index just past the last header or scalar the helpers below read (BAIL when they bailed). A
+ * field of a constant object: stores to a module-level `let` measured several times slower.
+ */
+const read = { next: 0 };
 
-/** Scratch state of one decode: the body, a view on it and the last value read. */
-interface Reader {
-  readonly buf: Buffer;
-  readonly view: DataView;
-  readonly names: NameCache;
-  number: number;
-  text: string;
-  isText: boolean;
-}
-
-/** Length of a str whose type byte is at i (its bytes start at the returned index's meaning: see strStart), or BAIL. */
-function strHeader(r: Reader, i: number): number {
-  const type = r.buf[i] as number;
-  if (type >= 0xa0 && type <= 0xbf) return type & 0x1f;
-  if (type === 0xd9) return r.buf[i + 1] ?? BAIL;
-  if (type === 0xda && i + 3 <= r.buf.length) return r.view.getUint16(i + 1);
-  if (type === 0xdb && i + 5 <= r.buf.length) return r.view.getUint32(i + 1);
+/**
+ * Size of the container at i: an array (fix 0x90, 0xdc, 0xdd) when `fix` is 0x90, a map (0x80,
+ * 0xde, 0xdf) when it is 0x80; BAIL for anything else. Past the end `buf[i]` is undefined, which
+ * fails every comparison.
+ */
+function containerAt(buf: Buffer, view: DataView, i: number, fix: number): number {
+  const type = buf[i] as number;
+  if (type >= fix && type <= fix + 0x0f) {
+    read.next = i + 1;
+    return type & 0x0f;
+  }
+  const wide = fix === 0x90 ? 0xdc : 0xde;
+  if (type === wide) {
+    read.next = i + 3;
+    return view.getUint16(i + 1);
+  }
+  if (type === wide + 1) {
+    read.next = i + 5;
+    return view.getUint32(i + 1);
+  }
   return BAIL;
 }
 
-/** Bytes of a str header whose type byte is `type`. */
-function strHeaderSize(type: number): number {
-  return type <= 0xbf ? 1 : type === 0xd9 ? 2 : type === 0xda ? 3 : 5;
+/** Length of the str at i (read.next at its first byte), or BAIL when the value is no str. */
+function strAt(buf: Buffer, view: DataView, i: number): number {
+  const type = buf[i] as number;
+  if (type >= 0xa0 && type <= 0xbf) {
+    read.next = i + 1;
+    return type & 0x1f;
+  }
+  if (type === 0xd9) {
+    read.next = i + 2;
+    return view.getUint8(i + 1);
+  }
+  if (type === 0xda) {
+    read.next = i + 3;
+    return view.getUint16(i + 1);
+  }
+  if (type === 0xdb) {
+    read.next = i + 5;
+    return view.getUint32(i + 1);
+  }
+  return BAIL;
 }
 
-/** Reads a str or number value at i into the reader; returns the index after it, or BAIL for any other type. */
-function readScalar(r: Reader, i: number): number {
-  const buf = r.buf;
+/** The number at i with read.next after it; read.next BAIL when the value is no number. */
+function numberAt(buf: Buffer, view: DataView, i: number): number {
   const type = buf[i] as number;
   // float64 first: msgpackr writes every non-integer and every integer beyond 32 bits so.
   if (type === 0xcb) {
-    r.isText = false;
-    r.number = r.view.getFloat64(i + 1);
-    return i + 9;
+    read.next = i + 9;
+    return view.getFloat64(i + 1);
   }
-  if (type <= 0x7f || type >= 0xe0) {
-    r.isText = false;
-    r.number = type <= 0x7f ? type : type - 0x100;
-    return i + 1;
+  if (type >= 0 && type <= 0x7f) {
+    read.next = i + 1;
+    return type;
   }
-  const length = strHeader(r, i);
-  if (length !== BAIL) {
-    const start = i + strHeaderSize(type);
-    const end = start + length;
-    if (end > buf.length) return BAIL;
-    let hash = FNV_OFFSET;
-    for (let j = start; j < end; j++) hash = Math.imul(hash ^ (buf[j] as number), FNV_PRIME);
-    r.isText = true;
-    r.text = r.names.text(buf, start, end, hash);
-    return end;
+  if (type >= 0xe0 && type <= 0xff) {
+    read.next = i + 1;
+    return type - 0x100;
   }
-  r.isText = false;
-  const view = r.view;
   const at = i + 1;
-  // DataView reads past the end throw RangeError, which the caller turns into a bail.
   switch (type) {
-    case 0xcb: r.number = view.getFloat64(at); return at + 8;
-    case 0xca: r.number = view.getFloat32(at); return at + 4;
-    case 0xcc: r.number = view.getUint8(at); return at + 1;
-    case 0xcd: r.number = view.getUint16(at); return at + 2;
-    case 0xce: r.number = view.getUint32(at); return at + 4;
-    case 0xcf: r.number = view.getUint32(at) * TWO_POW_32 + view.getUint32(at + 4); return at + 8;
-    case 0xd0: r.number = view.getInt8(at); return at + 1;
-    case 0xd1: r.number = view.getInt16(at); return at + 2;
-    case 0xd2: r.number = view.getInt32(at); return at + 4;
-    case 0xd3: r.number = view.getInt32(at) * TWO_POW_32 + view.getUint32(at + 4); return at + 8;
-    default: return BAIL;
+    case 0xca: read.next = at + 4; return view.getFloat32(at);
+    case 0xcc: read.next = at + 1; return view.getUint8(at);
+    case 0xcd: read.next = at + 2; return view.getUint16(at);
+    case 0xce: read.next = at + 4; return view.getUint32(at);
+    case 0xcf: read.next = at + 8; return view.getUint32(at) * TWO_POW_32 + view.getUint32(at + 4);
+    case 0xd0: read.next = at + 1; return view.getInt8(at);
+    case 0xd1: read.next = at + 2; return view.getInt16(at);
+    case 0xd2: read.next = at + 4; return view.getInt32(at);
+    case 0xd3: read.next = at + 8; return view.getInt32(at) * TWO_POW_32 + view.getUint32(at + 4);
+    default: read.next = BAIL; return NaN;
   }
 }
 
-/** Size of the container (array when `array`, else map) whose header is at i, and the index after it, or BAIL. */
-function containerHeader(r: Reader, i: number, array: boolean): [size: number, next: number] | undefined {
-  const type = r.buf[i];
-  if (type === undefined) return undefined;
-  const fix = array ? 0x90 : 0x80;
-  if (type >= fix && type <= fix + 0x0f) return [type & 0x0f, i + 1];
-  if (type === (array ? 0xdc : 0xde) && i + 3 <= r.buf.length) return [r.view.getUint16(i + 1), i + 3];
-  if (type === (array ? 0xdd : 0xdf) && i + 5 <= r.buf.length) return [r.view.getUint32(i + 1), i + 5];
-  return undefined;
+/** Reads the str at i as a string (interned unless `plain`); read.next after it, BAIL when the value is no str. */
+function textAt(buf: Buffer, view: DataView, i: number, names: NameCache, plain: boolean): string {
+  const length = strAt(buf, view, i);
+  if (length === BAIL) return '';
+  const start = read.next;
+  const end = start + length;
+  if (end > buf.length) {
+    read.next = BAIL;
+    return '';
+  }
+  read.next = end;
+  return plain ? buf.toString('utf8', start, end) : names.intern(buf, view, start, end);
 }
 
-/** Reads the value of a known key at i; returns the index after it, or BAIL when its type does not fit the key. */
-function readField(r: Reader, i: number, key: number, fields: MetricFields): number {
-  const next = readScalar(r, i);
-  if (next === BAIL) return BAIL;
-  if (key === KEY_VALUE) fields.value = r.isText ? r.text : r.number;
-  else if (r.isText) {
-    if (key === KEY_NAME) fields.name = r.text;
-    else if (key === KEY_UNIT) fields.unit = r.text;
-    else if (key === KEY_TENANT) fields.tenant = r.text;
-    else return BAIL;
-  } else if (key === KEY_TIME) fields.time = r.number;
-  else if (key === KEY_TTL) fields.ttlOk = ttlAcceptable(r.number);
-  else return BAIL;
-  return next;
-}
-
-function decode(r: Reader, scope: IngestScope, points: Point[]): boolean {
-  const buf = r.buf;
-  const top = containerHeader(r, 0, true);
+/**
+ * The decoding loop. The common encodings (fixstr keys and names, float64 values and times,
+ * uint32 ttls) are read inline; the rest goes through the helpers above. Keys are told apart by
+ * length (the six differ), then compared a word at a time.
+ */
+function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCache, points: Point[]): boolean {
+  const count = containerAt(buf, view, 0, 0x90);
   // Empty and oversized batches get their coded errors from the full decoder.
-  if (top === undefined || top[0] === 0 || top[0] > INGEST_BATCH_POINTS_MAX) return false;
-  let i = top[1];
-  const fields = emptyFields();
-  for (let m = 0; m < top[0]; m++) {
-    resetFields(fields);
-    let size: number;
-    const type = buf[i] as number;
-    if (type >= 0x80 && type <= 0x8f) {
-      size = type & 0x0f;
-      i += 1;
-    } else {
-      const header = containerHeader(r, i, false);
-      if (header === undefined) return false;
-      [size, i] = header;
-    }
+  if (count === BAIL || count === 0 || count > INGEST_BATCH_POINTS_MAX) return false;
+  let i = read.next;
+  for (let m = 0; m < count; m++) {
+    const size = containerAt(buf, view, i, 0x80);
+    if (size === BAIL) return false;
+    i = read.next;
+    let name: string | undefined;
+    let value: number | string | undefined;
+    let time: number | undefined;
+    let ttlOk = true;
+    let unit: string | undefined;
+    let tenant: string | undefined;
     for (let k = 0; k < size; k++) {
       const keyType = buf[i] as number;
-      // Keys are nearly always fixstr; other str headers take the general path.
-      const keyLength = keyType >= 0xa0 && keyType <= 0xbf ? keyType & 0x1f : strHeader(r, i);
-      if (keyLength === BAIL) return false;
-      const keyStart = i + strHeaderSize(keyType);
-      const key = keyAtView(r.view, keyStart, keyLength);
-      if (key === KEY_UNKNOWN) return false;
-      i = readField(r, keyStart + keyLength, key, fields);
-      if (i === BAIL) return false;
+      // Keys are fixstr (every encoder writes such short keys so); anything else takes the full decoder.
+      if (!(keyType >= 0xa0 && keyType <= 0xbf)) return false;
+      const keyLength = keyType & 0x1f;
+      const at = i + 1 + keyLength;
+      const type = buf[at] as number;
+      // The four keys of every metric are told apart by length and compared inline.
+      if (keyLength === 10) {
+        if (!isNameKey(view, i + 1)) return false;
+        if (type >= 0xa0 && type <= 0xbf) {
+          i = at + 1 + (type & 0x1f);
+          if (i > buf.length) return false;
+          name = names.intern(buf, view, at + 1, i);
+          continue;
+        }
+        name = textAt(buf, view, at, names, false);
+      } else if (keyLength === 11) {
+        if (!isValueKey(view, i + 1)) return false;
+        if (type === 0xcb) {
+          value = view.getFloat64(at + 1);
+          i = at + 9;
+          continue;
+        }
+        value = numberAt(buf, view, at);
+        if (read.next === BAIL) value = textAt(buf, view, at, names, true);
+      } else if (keyLength === 14) {
+        if (!isTimeKey(view, i + 1)) return false;
+        if (type === 0xcb) {
+          time = view.getFloat64(at + 1);
+          i = at + 9;
+          continue;
+        }
+        time = numberAt(buf, view, at);
+      } else if (keyLength === 12) {
+        if (!isTtlKey(view, i + 1)) return false;
+        if (type === 0xce) {
+          ttlOk = ttlAcceptable(view.getUint32(at + 1));
+          i = at + 5;
+          continue;
+        }
+        ttlOk = ttlAcceptable(numberAt(buf, view, at));
+      } else {
+        const key = keyAt(view, i + 1, keyLength);
+        if (key === KEY_UNKNOWN) return false;
+        if (key === KEY_UNIT) unit = textAt(buf, view, at, names, false);
+        else tenant = textAt(buf, view, at, names, false);
+      }
+      if (read.next === BAIL) return false;
+      i = read.next;
     }
-    if (!emitPoint(fields, scope, points)) return false;
+    if (!emitPoint(scope, points, name, value, time, ttlOk, unit, tenant)) return false;
   }
   return i === buf.length;
 }
@@ -162,9 +187,8 @@ function decode(r: Reader, scope: IngestScope, points: Point[]): boolean {
  * which yields the same points for clean bodies (a property test checks) and the error entries.
  */
 export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, names: NameCache, points: Point[]): boolean {
-  const reader: Reader = { buf: raw, view: new DataView(raw.buffer, raw.byteOffset, raw.byteLength), names, number: 0, text: '', isText: false };
   try {
-    return decode(reader, scope, points);
+    return decode(raw, new DataView(raw.buffer, raw.byteOffset, raw.byteLength), scope, names, points);
   } catch (error) {
     // DataView reads past the end of a truncated body.
     if (error instanceof RangeError) return false;

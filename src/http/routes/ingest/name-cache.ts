@@ -1,37 +1,50 @@
 // Owns interning metric names decoded from request bytes: a repeated name costs a hash and a compare, not a decode.
 
-/** FNV-1a offset basis and prime (32-bit). */
-export const FNV_OFFSET = 0x811c9dc5;
-export const FNV_PRIME = 0x01000193;
+/** Multiplier of the word hash (the 32-bit FNV prime). */
+const HASH_PRIME = 0x01000193;
 
 /** Names kept at most; past it the cache starts over (a workload's names come back within a batch). */
 export const NAME_CACHE_ENTRIES_MAX = 100_000;
 
 interface Entry {
-  readonly bytes: Uint8Array;
+  /** The name's bytes as big-endian 32-bit words, without the last partial word. */
+  readonly words: Int32Array;
+  /** The last 0 to 3 bytes, packed big-endian. */
+  readonly tail: number;
+  readonly length: number;
   readonly text: string;
 }
 
 /**
- * UTF-8 strings by their bytes' FNV-1a hash. Interned names also make the store's map lookups
- * cheaper, since a string reused from here keeps its computed hash.
+ * UTF-8 strings by a hash of their bytes, read a 32-bit word at a time. Interned names also make
+ * the store's map lookups cheaper, since a string reused from here keeps its computed hash. A
+ * colliding name only replaces the entry (a miss costs a decode), so crafted names cannot make
+ * lookups slower than decoding.
  */
 export class NameCache {
   private readonly entries = new Map<number, Entry>();
 
-  /** buf[start, end) as a string; `hash` is FNV-1a of those bytes. */
-  text(buf: Buffer, start: number, end: number, hash: number): string {
+  /** buf[start, end) as a string; `view` is a DataView over exactly `buf`. */
+  intern(buf: Buffer, view: DataView, start: number, end: number): string {
+    const length = end - start;
+    let hash = length;
+    let j = start;
+    for (; j + 4 <= end; j += 4) hash = Math.imul(hash ^ view.getInt32(j), HASH_PRIME);
+    let tail = 0;
+    for (; j < end; j++) tail = (tail << 8) | (buf[j] as number);
+    hash = Math.imul(hash ^ tail, HASH_PRIME);
     const entry = this.entries.get(hash);
-    if (entry !== undefined && entry.bytes.length === end - start) {
-      const bytes = entry.bytes;
-      let i = 0;
-      while (i < bytes.length && bytes[i] === buf[start + i]) i++;
-      if (i === bytes.length) return entry.text;
-    }
+    if (entry !== undefined && entry.length === length && entry.tail === tail && sameWords(view, start, entry.words)) return entry.text;
     const text = buf.toString('utf8', start, end);
+    const words = new Int32Array(length >>> 2);
+    for (let w = 0; w < words.length; w++) words[w] = view.getInt32(start + 4 * w);
     if (this.entries.size >= NAME_CACHE_ENTRIES_MAX) this.entries.clear();
-    // A copy, not a view: a view would keep the whole request body alive.
-    this.entries.set(hash, { bytes: Uint8Array.prototype.slice.call(buf, start, end), text });
+    this.entries.set(hash, { words, tail, length, text });
     return text;
   }
+}
+
+function sameWords(view: DataView, start: number, words: Int32Array): boolean {
+  for (let w = 0; w < words.length; w++) if (view.getInt32(start + 4 * w) !== words[w]) return false;
+  return true;
 }
