@@ -18,6 +18,7 @@ export type {
   WriteResult,
 } from './store-types.js';
 export type { Point } from './model/sample.js';
+export { PointColumnsBuilder, type PointColumns } from './model/point-columns.js';
 export { RESOLUTIONS, DEFAULT_RETENTION_MS, type Resolution, type RetentionTable } from './model/resolution.js';
 export { ERROR_CODES, StrataError, isStrataError, type ErrorCode, type ErrorKind } from './core/errors.js';
 export { ManualClock, systemClock, type Clock } from './core/clock.js';

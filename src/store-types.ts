@@ -1,5 +1,6 @@
 // Owns the public shapes of the embeddable store: options, requests, results and the Store interface.
 import type { Clock } from './core/clock.js';
+import type { PointColumns } from './model/point-columns.js';
 import type { Point } from './model/sample.js';
 import type { Resolution, RetentionTable } from './model/resolution.js';
 
@@ -144,6 +145,11 @@ export interface StoreStats {
 export interface Store {
   /** Validates and durably appends a batch; resolves once every accepted point is on disk. */
   write(points: readonly Point[], options?: WriteOptions): Promise<WriteResult>;
+  /**
+   * The same as write for a batch in columns (see PointColumnsBuilder): no object per point, the
+   * fast path. Rejection indexes are column positions. The columns may be reused once it returns.
+   */
+  writeColumns(columns: PointColumns, options?: WriteOptions): Promise<WriteResult>;
   /** Plans and runs a query. */
   query(request: QueryRequest): Promise<QueryResult>;
   /** The planner's decision, without reading data. */

@@ -5,10 +5,11 @@ import { StrataError } from './core/errors.js';
 import { HEAD_POINTS_MAX, HEAD_POINTS_SEAL_EARLY, INGEST_BATCH_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX, SEAL_QUIET_MS } from './core/limits.js';
 import { globToRegExp } from './model/glob.js';
 import { LAYOUT, type RollupResolution } from './model/resolution.js';
+import { checkColumnsShape, type PointColumns } from './model/point-columns.js';
 import type { Point } from './model/sample.js';
 import { Head } from './ingest/head.js';
 import { sealWindow, type LiveRecords, type SealerDeps } from './ingest/sealer.js';
-import { IngestScratch, validateBatch } from './ingest/validate.js';
+import { IngestScratch, validateBatch, validateColumns, type TimeBounds, type ValidatedBatch } from './ingest/validate.js';
 import { ChunkCache } from './query/chunk-cache.js';
 import { overLimitMessage, parseSelect, planQuery } from './query/planner.js';
 import { readBuckets, readSamples, type ReaderSources } from './query/series-reader.js';
@@ -124,25 +125,35 @@ class EngineStore implements Store {
   async write(points: readonly Point[], options: WriteOptions = {}): Promise<WriteResult> {
     this.ensureOpen();
     if (!Array.isArray(points)) throw new StrataError('INGEST_POINT_MALFORMED', 'write takes an array of points');
-    if (points.length > INGEST_BATCH_POINTS_MAX) {
-      throw new StrataError('INGEST_BATCH_TOO_LARGE', `a batch holds at most ${INGEST_BATCH_POINTS_MAX} points; this one holds ${points.length}`, {
+    return this.ingest(points.length, options, (bounds) => validateBatch(points, this.registry, bounds, this.scratch));
+  }
+
+  async writeColumns(columns: PointColumns, options: WriteOptions = {}): Promise<WriteResult> {
+    this.ensureOpen();
+    checkColumnsShape(columns);
+    return this.ingest(columns.length, options, (bounds) => validateColumns(columns, this.registry, bounds, this.scratch));
+  }
+
+  /** The write path after the shape checks: validate, persist new series, append to the WAL, apply to the head. */
+  private ingest(size: number, options: WriteOptions, validate: (bounds: TimeBounds) => ValidatedBatch): WriteResult {
+    if (size > INGEST_BATCH_POINTS_MAX) {
+      throw new StrataError('INGEST_BATCH_TOO_LARGE', `a batch holds at most ${INGEST_BATCH_POINTS_MAX} points; this one holds ${size}`, {
         limit: INGEST_BATCH_POINTS_MAX,
-        size: points.length,
+        size,
       });
     }
-    if (points.length === 0) return { accepted: 0, rejected: [] };
-    if (this.head.points + points.length > HEAD_POINTS_MAX) this.sealOldest(HEAD_POINTS_MAX - points.length);
-    if (this.head.points + points.length > HEAD_POINTS_MAX) {
+    if (size === 0) return { accepted: 0, rejected: [] };
+    if (this.head.points + size > HEAD_POINTS_MAX) this.sealOldest(HEAD_POINTS_MAX - size);
+    if (this.head.points + size > HEAD_POINTS_MAX) {
       throw new StrataError('INGEST_HEAD_FULL', 'the head is full and sealing has not caught up; retry later', { headPoints: this.head.points });
     }
     const now = this.cfg.clock.now();
-    const bounds = { oldestMs: now - this.cfg.retention.FULL, newestMs: now + INGEST_FUTURE_SKEW_MS };
-    const { columns, rejected } = validateBatch(points, this.registry, bounds, this.scratch);
+    const { columns, rejected } = validate({ oldestMs: now - this.cfg.retention.FULL, newestMs: now + INGEST_FUTURE_SKEW_MS });
     if (rejected.length > 0 && (options.atomic === true || columns.length === 0)) {
       this.registry.discardPending();
       this.rejected += rejected.length;
       if (options.atomic === true) {
-        throw new StrataError('INGEST_POINTS_REJECTED', `${rejected.length} of ${points.length} points were rejected; nothing was written`, { rejected });
+        throw new StrataError('INGEST_POINTS_REJECTED', `${rejected.length} of ${size} points were rejected; nothing was written`, { rejected });
       }
       return { accepted: 0, rejected };
     }

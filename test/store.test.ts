@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StrataError } from '../src/core/errors.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/core/time.js';
+import { PointColumnsBuilder, type PointColumns } from '../src/model/point-columns.js';
 import type { Point } from '../src/model/sample.js';
 import { openTestStore, T_NOON, type TestStore } from './store-harness.js';
 
@@ -150,6 +151,48 @@ describe('bad input', () => {
     ]);
     expect(result.rejected[3]?.message).toMatch(/looks like seconds/);
     expect(t.store.listMetrics('acme').metrics.map((m) => m.name)).toEqual(['ok']);
+  });
+
+  it('writes columns exactly as it writes the same points as objects, rejections included', async () => {
+    t = await openTestStore();
+    const start = T_NOON - 2 * HOUR_MS;
+    const points: Point[] = [
+      ...series('cpu', start, 50, 30_000, (i) => (i % 9 === 0 ? `s${i}` : i * 0.25)),
+      { tenant: 'acme', metric: 'mem', timestamp: start, value: Infinity, unit: 'bytes' },
+      { tenant: 'acme', metric: 'mem', timestamp: start + 1, value: 7, unit: 'bytes' },
+      { tenant: 'bad tenant', metric: 'cpu', timestamp: start, value: 1 },
+      { tenant: 'acme', metric: 'cpu', timestamp: 1, value: 1 },
+    ];
+    const columns = new PointColumnsBuilder();
+    for (const p of points) columns.push(p.tenant, p.metric, p.timestamp, p.value, p.unit);
+    const viaColumns = await t.store.writeColumns(columns);
+    const other = await openTestStore();
+    try {
+      expect(await other.store.write(points)).toEqual(viaColumns);
+      expect(viaColumns.accepted).toBe(51);
+      expect(viaColumns.rejected.map((r) => [r.index, r.code])).toEqual([
+        [50, 'INGEST_VALUE_NOT_FINITE'],
+        [52, 'INGEST_TENANT_INVALID'],
+        [53, 'INGEST_TIMESTAMP_TOO_OLD'],
+      ]);
+      for (const metric of ['cpu', 'mem']) {
+        const asked = { tenant: 'acme', metric, from: start - 1, to: T_NOON, resolution: 'FULL' };
+        expect(await t.store.query(asked)).toEqual(await other.store.query(asked));
+      }
+      expect(t.store.listMetrics('acme')).toEqual(other.store.listMetrics('acme'));
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  it('refuses columns of the wrong shape before reading them', async () => {
+    t = await openTestStore();
+    const good = new PointColumnsBuilder();
+    good.push('acme', 'cpu', T_NOON - 1000, 1, undefined);
+    const bad: unknown[] = [null, { ...good, length: 2 }, { ...good, timestampsMs: [T_NOON] }, { ...good, length: -1 }, { ...good, metrics: 'cpu' }, { ...good, strings: {} }];
+    for (const columns of bad) await expectCode(t.store.writeColumns(columns as PointColumns), 'INGEST_POINT_MALFORMED');
+    expect(t.store.stats().pointsAccepted).toBe(0);
+    expect(await t.store.writeColumns(good)).toEqual({ accepted: 1, rejected: [] });
   });
 
   it('applies nothing of an atomic batch with a bad point', async () => {

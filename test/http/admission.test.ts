@@ -16,6 +16,11 @@ function gated(store: Store): { store: Store; open(): void; entered: () => numbe
       await gate;
       return store.write(points, options);
     },
+    writeColumns: async (columns, options) => {
+      entered += 1;
+      await gate;
+      return store.writeColumns(columns, options);
+    },
     query: (request) => store.query(request),
     plan: (request) => store.plan(request),
     listMetrics: (tenant, options) => store.listMetrics(tenant, options),

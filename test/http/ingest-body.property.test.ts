@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { pack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { decodeIngestBody, mapIngestItems, storeRejectionEntries } from '../../src/http/routes/ingest/ingest-body.js';
+import { pointsOf } from '../../src/model/point-columns.js';
 
 const goodMetric = fc.record({
   metricName: fc.string({ minLength: 1, maxLength: 20 }),
@@ -31,12 +32,13 @@ describe('mapIngestItems', () => {
         const mapping = mapIngestItems(items, { multi: false, tenant: 't1' });
         const goodIndexes = rows.flatMap(([good], i) => (good ? [i] : []));
         const badIndexes = rows.flatMap(([good], i) => (good ? [] : [i]));
-        expect(mapping.points).toHaveLength(goodIndexes.length);
+        const points = pointsOf(mapping.columns);
+        expect(points).toHaveLength(goodIndexes.length);
         expect(mapping.errors.map((e) => e.index)).toEqual(badIndexes);
         expect(mapping.errors.every((e) => typeof e.code === 'string' && e.code.length > 0)).toBe(true);
-        const positions = mapping.positions ?? mapping.points.map((_, i) => i);
+        const positions = mapping.positions ?? points.map((_, i) => i);
         expect(positions).toEqual(goodIndexes);
-        mapping.points.forEach((point, i) => {
+        points.forEach((point, i) => {
           const source = items[positions[i] as number] as { metricName: string; metricValue: unknown; collectionTime: number; unit?: string };
           expect(point).toEqual({ tenant: 't1', metric: source.metricName, timestamp: source.collectionTime, value: source.metricValue, unit: source.unit });
         });
@@ -49,7 +51,7 @@ describe('mapIngestItems', () => {
       fc.property(fc.array(fc.tuple(fc.constantFrom('good', 'bad', 'null'), goodMetric), { minLength: 1, maxLength: 30 }), (rows) => {
         const items = rows.map(([kind, m]) => (kind === 'good' ? m : kind === 'null' ? { ...m, metricValue: null } : { ...m, metricName: 1 }));
         const mapping = mapIngestItems(items, { multi: false, tenant: 't' });
-        const rejected = mapping.points.map((_, index) => ({ index, code: 'X', message: 'x', field: 'value' }));
+        const rejected = pointsOf(mapping.columns).map((_, index) => ({ index, code: 'X', message: 'x', field: 'value' }));
         const entries = storeRejectionEntries(rejected, mapping);
         expect(entries.map((e) => e.index)).toEqual(rows.flatMap(([kind], i) => (kind === 'good' ? [i] : [])));
         expect(entries.every((e) => e.source === 'metricValue')).toBe(true);
@@ -64,7 +66,7 @@ describe('mapIngestItems', () => {
         const items = rows.map(([m, t]) => (t === undefined ? m : { ...m, tenantId: t }));
         const mapping = mapIngestItems(items, { multi: true, ownTenant: 'own', anyTenant });
         const ok = rows.filter(([, t]) => t === 'own' || (anyTenant && t === 'other'));
-        expect(mapping.points.map((p) => p.tenant)).toEqual(ok.map(([, t]) => t));
+        expect(pointsOf(mapping.columns).map((p) => p.tenant)).toEqual(ok.map(([, t]) => t));
         for (const error of mapping.errors) expect(['INGEST_TENANT_INVALID', 'AUTH_TENANT_FORBIDDEN']).toContain(error.code);
       }),
     );

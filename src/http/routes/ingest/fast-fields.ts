@@ -1,5 +1,5 @@
 // Owns what the fast ingest decoders share besides the wire format: key recognition and turning one metric's fields into a point.
-import type { Point } from '../../../model/sample.js';
+import type { PointColumnsBuilder } from '../../../model/point-columns.js';
 import type { IngestScope } from './ingest-body.js';
 
 /** A body key the fast decoders recognise, by index; KEY_UNKNOWN makes them fall back to the full decoder. */
@@ -83,13 +83,13 @@ export function ttlAcceptable(ttl: number): boolean {
 }
 
 /**
- * Appends the point of a clean metric to `points`; false when anything would need an error entry
+ * Appends the point of a clean metric to `columns`; false when anything would need an error entry
  * or a skip: the fast decoder then hands the whole body to the full decoder, which reports it.
  * The fields come as arguments (each decoder keeps them in locals, which is cheaper than an object).
  */
 export function emitPoint(
   scope: IngestScope,
-  points: Point[],
+  columns: PointColumnsBuilder,
   name: string | undefined,
   value: number | string | undefined,
   time: number | undefined,
@@ -105,7 +105,6 @@ export function emitPoint(
   } else {
     tenant = scope.tenant;
   }
-  // One object shape for every point keeps the store's loops monomorphic.
-  points.push({ tenant, metric: name, timestamp: time, value, unit });
+  columns.push(tenant, name, time, value, unit);
   return true;
 }

@@ -1,6 +1,6 @@
-// Owns the fast msgpack ingest decoder: an array of metric maps straight to points, no intermediate objects.
+// Owns the fast msgpack ingest decoder: an array of metric maps straight to point columns, no object per metric.
 import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
-import type { Point } from '../../../model/sample.js';
+import { PointColumnsBuilder } from '../../../model/point-columns.js';
 import type { IngestMapping, IngestScope } from './ingest-body.js';
 import { emitPoint, isNameKey, isTimeKey, isTtlKey, isValueKey, keyAt, KEY_UNIT, KEY_UNKNOWN, ttlAcceptable } from './fast-fields.js';
 import { NameCache } from './name-cache.js';
@@ -109,7 +109,7 @@ function textAt(buf: Buffer, view: DataView, i: number, names: NameCache, plain:
  * uint32 ttls) are read inline; the rest goes through the helpers above. Keys are told apart by
  * length (the six differ), then compared a word at a time.
  */
-function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCache, points: Point[]): boolean {
+function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
   const count = containerAt(buf, view, 0, 0x90);
   // Empty and oversized batches get their coded errors from the full decoder.
   if (count === BAIL || count === 0 || count > INGEST_BATCH_POINTS_MAX) return false;
@@ -175,20 +175,21 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
       if (read.next === BAIL) return false;
       i = read.next;
     }
-    if (!emitPoint(scope, points, name, value, time, ttlOk, unit, tenant)) return false;
+    if (!emitPoint(scope, columns, name, value, time, ttlOk, unit, tenant)) return false;
   }
   return i === buf.length;
 }
 
 /**
  * Decodes a msgpack ingest body whose every metric is clean (known keys; string name and unit;
- * number or string value; number time; valid or absent ttl; allowed tenant) into `points`. Returns
- * false for anything else (the points must then be dropped): the caller uses the full decoder,
- * which yields the same points for clean bodies (a property test checks) and the error entries.
+ * number or string value; number time; valid or absent ttl; allowed tenant) into `columns`.
+ * Returns false for anything else (the columns must then be reset): the caller uses the full
+ * decoder, which yields the same points for clean bodies (a property test checks) and the error
+ * entries.
  */
-export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, names: NameCache, points: Point[]): boolean {
+export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
   try {
-    return decode(raw, new DataView(raw.buffer, raw.byteOffset, raw.byteLength), scope, names, points);
+    return decode(raw, new DataView(raw.buffer, raw.byteOffset, raw.byteLength), scope, names, columns);
   } catch (error) {
     // DataView reads past the end of a truncated body.
     if (error instanceof RangeError) return false;
@@ -197,7 +198,7 @@ export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, names: NameCa
 }
 
 /** The points of a clean msgpack ingest body (see decodeMsgpackInto), or undefined. */
-export function fastMsgpackIngest(raw: Buffer, scope: IngestScope, names: NameCache = new NameCache()): IngestMapping | undefined {
-  const points: Point[] = [];
-  return decodeMsgpackInto(raw, scope, names, points) ? { points, positions: null, errors: [], skipped: 0 } : undefined;
+export function fastMsgpackIngest(raw: Buffer, scope: IngestScope, names = new NameCache(), columns = new PointColumnsBuilder()): IngestMapping | undefined {
+  columns.reset();
+  return decodeMsgpackInto(raw, scope, names, columns) ? { columns, positions: null, errors: [], skipped: 0 } : undefined;
 }

@@ -1,7 +1,7 @@
 // Owns the ingest body: decoding JSON or msgpack and mapping Blueflood points onto the store's points.
 import { Unpackr } from 'msgpackr';
 import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
-import type { Point } from '../../../model/sample.js';
+import { PointColumnsBuilder, type PointColumns } from '../../../model/point-columns.js';
 import { httpError } from '../../http-errors.js';
 import { MSGPACK_TYPE } from '../../route-rules.js';
 import { TTL_SECONDS_MAX, ttlAcceptable } from './fast-fields.js';
@@ -18,8 +18,8 @@ export type IngestScope =
 
 /** Points for the store, where each came from in the body, and the points refused before the store. */
 export interface IngestMapping {
-  readonly points: Point[];
-  /** Body index of each point; null when points[i] came from body[i] for every i. */
+  readonly columns: PointColumns;
+  /** Body index of each point; null when point i came from body[i] for every i. */
   readonly positions: number[] | null;
   readonly errors: IngestErrorEntry[];
   /** Points with a null metricValue, skipped without error as Blueflood does. */
@@ -98,12 +98,11 @@ function tenantOf(raw: RawMetric, index: number, scope: IngestScope): string | I
  * Maps body metrics onto store points. Shape errors the store cannot report in body terms are
  * refused here; value, time, name and unit rules stay with the store (one place for them).
  */
-export function mapIngestItems(items: readonly unknown[], scope: IngestScope): IngestMapping {
-  const points: Point[] = [];
+export function mapIngestItems(items: readonly unknown[], scope: IngestScope, columns = new PointColumnsBuilder()): IngestMapping {
+  columns.reset();
   const errors: IngestErrorEntry[] = [];
   let positions: number[] | null = null;
   let skipped = 0;
-  let count = 0;
   for (let index = 0; index < items.length; index++) {
     const item = items[index];
     const raw: RawMetric = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as RawMetric) : {};
@@ -112,27 +111,19 @@ export function mapIngestItems(items: readonly unknown[], scope: IngestScope): I
     if (problem === undefined && raw.metricValue === null) {
       // Blueflood skips a null metricValue silently; clients send them for "no reading".
       skipped += 1;
-      positions ??= points.slice(0, count).map((_, i) => i);
+      positions ??= Array.from({ length: columns.length }, (_, i) => i);
       continue;
     }
     problem ??= precheck(raw, index, tenant as string);
     if (problem !== undefined) {
       errors.push(problem);
-      positions ??= points.slice(0, count).map((_, i) => i);
+      positions ??= Array.from({ length: columns.length }, (_, i) => i);
       continue;
     }
-    // One object shape for every point keeps the store's loops monomorphic.
-    points.push({
-      tenant: tenant as string,
-      metric: raw.metricName as string,
-      timestamp: raw.collectionTime as number,
-      value: raw.metricValue as number | string,
-      unit: typeof raw.unit === 'string' ? raw.unit : undefined,
-    });
+    columns.push(tenant as string, raw.metricName as string, raw.collectionTime as number, raw.metricValue as number | string, typeof raw.unit === 'string' ? raw.unit : undefined);
     if (positions !== null) positions.push(index);
-    count += 1;
   }
-  return { points, positions, errors, skipped };
+  return { columns, positions, errors, skipped };
 }
 
 const SOURCE_OF_FIELD: Readonly<Record<string, string>> = {
@@ -147,9 +138,10 @@ const SOURCE_OF_FIELD: Readonly<Record<string, string>> = {
 export function storeRejectionEntries(rejected: readonly { index: number; code: string; message: string; field: string }[], mapping: IngestMapping): IngestErrorEntry[] {
   return rejected.map((rejection) => {
     const index = mapping.positions === null ? rejection.index : (mapping.positions[rejection.index] ?? rejection.index);
-    const point = mapping.points[rejection.index];
+    const { columns } = mapping;
+    const known = rejection.index < columns.length;
     // A point carries its metric's name and time unchanged, so it stands in for the raw metric.
-    const raw: RawMetric = point === undefined ? {} : { metricName: point.metric, collectionTime: point.timestamp };
-    return entry(index, point?.tenant ?? '', raw, SOURCE_OF_FIELD[rejection.field] ?? rejection.field, rejection.code, rejection.message);
+    const raw: RawMetric = known ? { metricName: columns.metrics[rejection.index], collectionTime: columns.timestampsMs[rejection.index] } : {};
+    return entry(index, known ? (columns.tenants[rejection.index] as string) : '', raw, SOURCE_OF_FIELD[rejection.field] ?? rejection.field, rejection.code, rejection.message);
   });
 }

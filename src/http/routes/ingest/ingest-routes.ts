@@ -24,13 +24,17 @@ async function ingest(context: ServerContext, request: FastifyRequest, reply: Fa
     const mapping = context.decoder.decode(request.body, mediaType, scope);
     let errors = mapping.errors;
     let accepted = 0;
-    if (mapping.points.length > 0) {
-      // The store resolves once every accepted point is durable, so any 2xx below is a promise kept.
-      const result = await context.store.write(mapping.points);
-      accepted = result.accepted;
-      if (result.rejected.length > 0) errors = [...errors, ...storeRejectionEntries(result.rejected, mapping)].sort(byIndex);
-    } else if (errors.length === 0) {
-      throw new StrataError('INGEST_BATCH_EMPTY', 'No valid metrics: the batch holds no metric with a value.');
+    try {
+      if (mapping.columns.length > 0) {
+        // The store resolves once every accepted point is durable, so any 2xx below is a promise kept.
+        const result = await context.store.writeColumns(mapping.columns);
+        accepted = result.accepted;
+        if (result.rejected.length > 0) errors = [...errors, ...storeRejectionEntries(result.rejected, mapping)].sort(byIndex);
+      } else if (errors.length === 0) {
+        throw new StrataError('INGEST_BATCH_EMPTY', 'No valid metrics: the batch holds no metric with a value.');
+      }
+    } finally {
+      context.decoder.release(mapping);
     }
     context.metrics.pointsIngested.inc({ format }, accepted);
     if (errors.length > 0) context.metrics.pointsRejected.inc({ format }, errors.length);
