@@ -206,3 +206,29 @@ describe('capacity hints', () => {
     expect(head.windows.get(W0 + W)?.series.get(3)?.length).toBe(2);
   });
 });
+
+describe('the last-buffer memo', () => {
+  it('never hands a taken window’s buffer to a later write, even to a window with the same start', () => {
+    const head = new Head();
+    head.apply(batchOf([{ id: 3, t: W0 + 1, v: 1 }, { id: 4, t: W0 + W + 1, v: 2 }]), 1, NOW);
+    const taken = head.take(W0)!;
+    head.apply(batchOf([{ id: 3, t: W0 + 2, v: 5 }, { id: 4, t: W0 + W + 2, v: 6 }, { id: 3, t: W0 + 3, v: 7 }]), 2, NOW);
+    expect(Array.from(taken.series.get(3)!.samples().values)).toEqual([1]);
+    expect(dump(head)).toEqual({
+      [`${W0}/3`]: { numbers: [[W0 + 2, 5], [W0 + 3, 7]], strings: [] },
+      [`${W0 + W}/4`]: { numbers: [[W0 + W + 1, 2], [W0 + W + 2, 6]], strings: [] },
+    });
+    expect(head.points).toBe(4);
+  });
+
+  it('keeps series apart when a batch alternates between windows', () => {
+    const head = new Head();
+    const pts: TestPoint[] = Array.from({ length: 12 }, (_, i) => ({ id: i % 2, t: W0 + (i % 3) * W + i, v: i }));
+    head.apply(batchOf(pts), 1, NOW);
+    const expected: Record<string, { numbers: [number, number][]; strings: [number, string][] }> = {};
+    for (const p of pts) (expected[`${Math.floor(p.t / W) * W}/${p.id}`] ??= { numbers: [], strings: [] }).numbers.push([p.t, p.v as number]);
+    for (const entry of Object.values(expected)) entry.numbers.sort((a, b) => a[0] - b[0]);
+    expect(dump(head)).toEqual(expected);
+  });
+});
+
