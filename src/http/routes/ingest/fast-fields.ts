@@ -32,13 +32,21 @@ function keyWords(text: string): number[] {
   return words;
 }
 
+/** Byte length of each key's text, by KEY_* index. */
+export const KEY_LENGTHS: readonly number[] = KEY_TEXTS.map((text) => text.length);
+/** The lengths of the four keys of every metric, as module constants for the decoders' hot loops. */
+export const NAME_KEY_LENGTH = KEY_TEXTS[KEY_NAME].length;
+export const VALUE_KEY_LENGTH = KEY_TEXTS[KEY_VALUE].length;
+export const TIME_KEY_LENGTH = KEY_TEXTS[KEY_TIME].length;
+export const TTL_KEY_LENGTH = KEY_TEXTS[KEY_TTL].length;
+
 // Module constants, so the compares below compile to immediate operands.
-const [NAME_0, NAME_4, NAME_6] = keyWords('metricName') as [number, number, number];
-const [VALUE_0, VALUE_4, VALUE_7] = keyWords('metricValue') as [number, number, number];
-const [TIME_0, TIME_4, TIME_8, TIME_10] = keyWords('collectionTime') as [number, number, number, number];
-const [TTL_0, TTL_4, TTL_8] = keyWords('ttlInSeconds') as [number, number, number];
-const [UNIT_0] = keyWords('unit') as [number];
-const [TENANT_0, TENANT_4] = keyWords('tenantId') as [number, number];
+const [NAME_0, NAME_4, NAME_6] = keyWords(KEY_TEXTS[KEY_NAME]) as [number, number, number];
+const [VALUE_0, VALUE_4, VALUE_7] = keyWords(KEY_TEXTS[KEY_VALUE]) as [number, number, number];
+const [TIME_0, TIME_4, TIME_8, TIME_10] = keyWords(KEY_TEXTS[KEY_TIME]) as [number, number, number, number];
+const [TTL_0, TTL_4, TTL_8] = keyWords(KEY_TEXTS[KEY_TTL]) as [number, number, number];
+const [UNIT_0] = keyWords(KEY_TEXTS[KEY_UNIT]) as [number];
+const [TENANT_0, TENANT_4] = keyWords(KEY_TEXTS[KEY_TENANT]) as [number, number];
 
 /** True when the 10 bytes at `at` are "metricName". */
 export function isNameKey(view: DataView, at: number): boolean {
@@ -65,12 +73,12 @@ export function isTtlKey(view: DataView, at: number): boolean {
  * so the length picks the one candidate. The decoders test the four common keys inline first.
  */
 export function keyAt(view: DataView, at: number, length: number): number {
-  if (length === 10) return isNameKey(view, at) ? KEY_NAME : KEY_UNKNOWN;
-  if (length === 11) return isValueKey(view, at) ? KEY_VALUE : KEY_UNKNOWN;
-  if (length === 14) return isTimeKey(view, at) ? KEY_TIME : KEY_UNKNOWN;
-  if (length === 12) return isTtlKey(view, at) ? KEY_TTL : KEY_UNKNOWN;
-  if (length === 4) return view.getInt32(at) === UNIT_0 ? KEY_UNIT : KEY_UNKNOWN;
-  if (length === 8) return view.getInt32(at) === TENANT_0 && view.getInt32(at + 4) === TENANT_4 ? KEY_TENANT : KEY_UNKNOWN;
+  if (length === NAME_KEY_LENGTH) return isNameKey(view, at) ? KEY_NAME : KEY_UNKNOWN;
+  if (length === VALUE_KEY_LENGTH) return isValueKey(view, at) ? KEY_VALUE : KEY_UNKNOWN;
+  if (length === TIME_KEY_LENGTH) return isTimeKey(view, at) ? KEY_TIME : KEY_UNKNOWN;
+  if (length === TTL_KEY_LENGTH) return isTtlKey(view, at) ? KEY_TTL : KEY_UNKNOWN;
+  if (length === KEY_TEXTS[KEY_UNIT].length) return view.getInt32(at) === UNIT_0 ? KEY_UNIT : KEY_UNKNOWN;
+  if (length === KEY_TEXTS[KEY_TENANT].length) return view.getInt32(at) === TENANT_0 && view.getInt32(at + 4) === TENANT_4 ? KEY_TENANT : KEY_UNKNOWN;
   return KEY_UNKNOWN;
 }
 

@@ -2,7 +2,21 @@
 import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
 import { PointColumnsBuilder } from '../../../model/point-columns.js';
 import type { IngestMapping, IngestScope } from './ingest-body.js';
-import { emitPoint, isNameKey, isTimeKey, isTtlKey, isValueKey, keyAt, KEY_UNIT, KEY_UNKNOWN, ttlAcceptable } from './fast-fields.js';
+import {
+  emitPoint,
+  isNameKey,
+  isTimeKey,
+  isTtlKey,
+  isValueKey,
+  keyAt,
+  KEY_UNIT,
+  KEY_UNKNOWN,
+  NAME_KEY_LENGTH,
+  TIME_KEY_LENGTH,
+  TTL_KEY_LENGTH,
+  ttlAcceptable,
+  VALUE_KEY_LENGTH,
+} from './fast-fields.js';
 import { NameCache } from './name-cache.js';
 
 const TWO_POW_32 = 4_294_967_296;
@@ -132,7 +146,7 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
       const at = i + 1 + keyLength;
       const type = buf[at] as number;
       // The four keys of every metric are told apart by length and compared inline.
-      if (keyLength === 10) {
+      if (keyLength === NAME_KEY_LENGTH) {
         if (!isNameKey(view, i + 1)) return false;
         if (type >= 0xa0 && type <= 0xbf) {
           i = at + 1 + (type & 0x1f);
@@ -141,7 +155,7 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
           continue;
         }
         name = textAt(buf, view, at, names, false);
-      } else if (keyLength === 11) {
+      } else if (keyLength === VALUE_KEY_LENGTH) {
         if (!isValueKey(view, i + 1)) return false;
         if (type === 0xcb) {
           value = view.getFloat64(at + 1);
@@ -150,7 +164,7 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
         }
         value = numberAt(buf, view, at);
         if (read.next === BAIL) value = textAt(buf, view, at, names, true);
-      } else if (keyLength === 14) {
+      } else if (keyLength === TIME_KEY_LENGTH) {
         if (!isTimeKey(view, i + 1)) return false;
         if (type === 0xcb) {
           time = view.getFloat64(at + 1);
@@ -158,7 +172,7 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
           continue;
         }
         time = numberAt(buf, view, at);
-      } else if (keyLength === 12) {
+      } else if (keyLength === TTL_KEY_LENGTH) {
         if (!isTtlKey(view, i + 1)) return false;
         if (type === 0xce) {
           ttlOk = ttlAcceptable(view.getUint32(at + 1));
