@@ -69,20 +69,32 @@ export class PointColumnsBuilder implements PointColumns {
 
   /** Appends one point. */
   push(tenant: string, metric: string, timestampMs: number, value: number | string, unit: string | undefined): void {
+    const n = this.add(tenant, metric, unit);
+    this.timestampsMs[n] = timestampMs;
+    if (typeof value === 'number') this.values[n] = value;
+    else this.setText(n, value);
+  }
+
+  /**
+   * Appends a point and returns its index; the caller stores its time and value there
+   * (`timestampsMs[i]`, `values[i]` or setText). Hot decoders use this rather than push: a double
+   * passed to a call that is not inlined is boxed, which is garbage per point.
+   */
+  add(tenant: string, metric: string, unit: string | undefined): number {
     const n = this.length;
     if (n === this.timestampsMs.length) this.grow();
     this.tenants[n] = tenant;
     this.metrics[n] = metric;
-    this.timestampsMs[n] = timestampMs;
-    if (typeof value === 'number') {
-      this.values[n] = value;
-    } else {
-      this.values[n] = NaN;
-      (this.strings ??= new Map()).set(n, value);
-    }
     if (unit !== undefined) (this.units ??= new Array<string | undefined>(n).fill(undefined))[n] = unit;
     else if (this.units !== null) this.units[n] = undefined;
     this.length = n + 1;
+    return n;
+  }
+
+  /** Makes point i a string point. */
+  setText(i: number, text: string): void {
+    this.values[i] = NaN;
+    (this.strings ??= new Map()).set(i, text);
   }
 
   private grow(): void {

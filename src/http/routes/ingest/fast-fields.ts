@@ -91,28 +91,26 @@ export function ttlAcceptable(ttl: number): boolean {
 }
 
 /**
- * Appends the point of a clean metric to `columns`; false when anything would need an error entry
- * or a skip: the fast decoder then hands the whole body to the full decoder, which reports it.
- * The fields come as arguments (each decoder keeps them in locals, which is cheaper than an object).
+ * Appends the point of a clean metric to `columns` and returns its index, where the caller stores
+ * the time and value (doubles stay out of this call: a non-inlined call would box them). Returns
+ * -1 when anything would need an error entry or a skip: the fast decoder then hands the whole
+ * body to the full decoder, which reports it.
  */
 export function emitPoint(
   scope: IngestScope,
   columns: PointColumnsBuilder,
   name: string | undefined,
-  value: number | string | undefined,
-  time: number | undefined,
-  ttlOk: boolean,
+  complete: boolean,
   unit: string | undefined,
   tenantId: string | undefined,
-): boolean {
-  if (name === undefined || value === undefined || time === undefined || !ttlOk) return false;
+): number {
+  if (name === undefined || !complete) return -1;
   let tenant: string;
   if (scope.multi) {
-    if (tenantId === undefined || tenantId === '' || (!scope.anyTenant && tenantId !== scope.ownTenant)) return false;
+    if (tenantId === undefined || tenantId === '' || (!scope.anyTenant && tenantId !== scope.ownTenant)) return -1;
     tenant = tenantId;
   } else {
     tenant = scope.tenant;
   }
-  columns.push(tenant, name, time, value, unit);
-  return true;
+  return columns.add(tenant, name, unit);
 }

@@ -23,7 +23,7 @@ import {
   ttlAcceptable,
   VALUE_KEY_LENGTH,
 } from './fast-fields.js';
-import { parseJsonNumber, type NumberSlot } from './json-number.js';
+import { NumberSlot, parseJsonNumber } from './json-number.js';
 import { NameCache } from './name-cache.js';
 
 const BAIL = -1;
@@ -38,7 +38,7 @@ const CLOSE_BRACE = 0x7d;
 /** Bytes below this must be escaped inside a JSON string. */
 const CONTROL_LIMIT = 0x20;
 
-const slot: NumberSlot = { value: 0 };
+const slot = new NumberSlot();
 
 /** The index of the first byte at or after i that is not JSON whitespace. */
 function skipSpace(buf: Buffer, i: number): number {
@@ -84,8 +84,12 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
     if (buf[i] !== OPEN_BRACE || columns.length >= INGEST_BATCH_POINTS_MAX) return false;
     i = skipSpace(buf, i + 1);
     let name: string | undefined;
-    let value: number | string | undefined;
-    let time: number | undefined;
+    // Numbers stay in number-only locals (a local that may also hold a string is boxed per write).
+    let value = 0;
+    let text: string | undefined;
+    let haveValue = false;
+    let time = 0;
+    let haveTime = false;
     let ttlOk = true;
     let unit: string | undefined;
     let tenant: string | undefined;
@@ -108,7 +112,10 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
         if (end === BAIL) return false;
         i = end + 1;
         if (key === KEY_NAME) name = names.intern(buf, view, start, end);
-        else if (key === KEY_VALUE) value = buf.toString('utf8', start, end);
+        else if (key === KEY_VALUE) {
+          text = buf.toString('utf8', start, end);
+          haveValue = true;
+        }
         else if (key === KEY_UNIT) unit = names.intern(buf, view, start, end);
         else if (key === KEY_TENANT) tenant = names.intern(buf, view, start, end);
         else return false;
@@ -116,9 +123,16 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
         if (key === KEY_NAME || key === KEY_UNIT || key === KEY_TENANT) return false;
         i = parseJsonNumber(buf, i, slot);
         if (i === BAIL) return false;
-        if (key === KEY_VALUE) value = slot.value;
-        else if (key === KEY_TIME) time = slot.value;
-        else ttlOk = ttlAcceptable(slot.value);
+        if (key === KEY_VALUE) {
+          value = slot.value;
+          text = undefined;
+          haveValue = true;
+        } else if (key === KEY_TIME) {
+          time = slot.value;
+          haveTime = true;
+        } else {
+          ttlOk = ttlAcceptable(slot.value);
+        }
       }
       if (buf[i] as number <= 0x20) i = skipSpace(buf, i);
       if (buf[i] === COMMA) {
@@ -129,7 +143,11 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
       if (buf[i] !== CLOSE_BRACE) return false;
       break;
     }
-    if (!emitPoint(scope, columns, name, value, time, ttlOk, unit, tenant)) return false;
+    const n = emitPoint(scope, columns, name, haveValue && haveTime && ttlOk, unit, tenant);
+    if (n < 0) return false;
+    columns.timestampsMs[n] = time;
+    if (text === undefined) columns.values[n] = value;
+    else columns.setText(n, text);
     i = skipSpace(buf, i + 1);
     if (buf[i] === COMMA) {
       i = skipSpace(buf, i + 1);

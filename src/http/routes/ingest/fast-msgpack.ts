@@ -133,8 +133,12 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
     if (size === BAIL) return false;
     i = read.next;
     let name: string | undefined;
-    let value: number | string | undefined;
-    let time: number | undefined;
+    // Numbers stay in number-only locals (a local that may also hold a string is boxed per write).
+    let value = 0;
+    let text: string | undefined;
+    let haveValue = false;
+    let time = 0;
+    let haveTime = false;
     let ttlOk = true;
     let unit: string | undefined;
     let tenant: string | undefined;
@@ -157,15 +161,18 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
         name = textAt(buf, view, at, names, false);
       } else if (keyLength === VALUE_KEY_LENGTH) {
         if (!isValueKey(view, i + 1)) return false;
+        haveValue = true;
+        text = undefined;
         if (type === 0xcb) {
           value = view.getFloat64(at + 1);
           i = at + 9;
           continue;
         }
         value = numberAt(buf, view, at);
-        if (read.next === BAIL) value = textAt(buf, view, at, names, true);
+        if (read.next === BAIL) text = textAt(buf, view, at, names, true);
       } else if (keyLength === TIME_KEY_LENGTH) {
         if (!isTimeKey(view, i + 1)) return false;
+        haveTime = true;
         if (type === 0xcb) {
           time = view.getFloat64(at + 1);
           i = at + 9;
@@ -189,7 +196,11 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
       if (read.next === BAIL) return false;
       i = read.next;
     }
-    if (!emitPoint(scope, columns, name, value, time, ttlOk, unit, tenant)) return false;
+    const n = emitPoint(scope, columns, name, haveValue && haveTime && ttlOk, unit, tenant);
+    if (n < 0) return false;
+    columns.timestampsMs[n] = time;
+    if (text === undefined) columns.values[n] = value;
+    else columns.setText(n, text);
   }
   return i === buf.length;
 }

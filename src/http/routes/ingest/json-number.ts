@@ -1,9 +1,13 @@
 // Owns reading one JSON number from a byte buffer with exactly JSON.parse's result, fast for the shapes ingest carries.
 import { Buffer } from 'node:buffer';
 
-/** Where parseJsonNumber puts the number it read. */
-export interface NumberSlot {
-  value: number;
+/**
+ * Where parseJsonNumber puts the number it read. A class, not an object literal: a literal's map is
+ * shared with every other `{ value }` literal in the process, and once one of them holds a
+ * non-number, V8 stores the field boxed, which allocates per number.
+ */
+export class NumberSlot {
+  value = 0;
 }
 
 const CH_PLUS = 0x2b;
@@ -169,7 +173,9 @@ export function parseJsonNumber(buf: Uint8Array, start: number, slot: NumberSlot
     slot.value = negative ? -magnitude : magnitude;
     return i;
   }
-  if (!settleRest(buf, head, restStart, digitsStop, exp10, negative, slot)) return readByNumber(buf, start, i, slot);
+  // head (up to 10^15) travels as two int32 words: a double passed to a call that is not inlined is boxed.
+  const headHigh = Math.floor(head / TWO_32);
+  if (!settleRest(buf, headHigh, (head - headHigh * TWO_32) | 0, restStart, digitsStop, exp10, negative, slot)) return readByNumber(buf, start, i, slot);
   return i;
 }
 
@@ -180,21 +186,22 @@ function readByNumber(buf: Uint8Array, start: number, end: number, slot: NumberS
 }
 
 /**
- * Sets slot.value to the number whose first 15 significant digits are head and whose other digits (if restStart >= 0)
+ * Sets slot.value to the number whose first 15 significant digits are head (headHigh·2^32 + headLow as uint32) and whose other digits (if restStart >= 0)
  * are the digits in [restStart, digitsStop), a dot perhaps among them, all times 10^exp10, negated when negative;
  * false, leaving slot alone, when the fast paths cannot decide it exactly.
  */
 function settleRest(
   buf: Uint8Array,
-  head: number,
+  headHigh: number,
+  headLow: number,
   restStart: number,
   digitsStop: number,
   exp10: number,
   negative: boolean,
   slot: NumberSlot,
 ): boolean {
-  let high = Math.floor(head / TWO_32);
-  let low = head - high * TWO_32;
+  let high = headHigh;
+  let low = headLow >>> 0;
   if (restStart >= 0) {
     // Up to four more digits join the mantissa; the rest only scale it, and must be zeros for it to stay exact.
     let tail = 0;
@@ -294,13 +301,10 @@ function eiselLemire(
   const c2 = (s2 < hlHigh ? 1 : 0) + (s3 < hh ? 1 : 0) + (a0 < c1 ? 1 : 0);
   const a1 = (mulHigh32(wHigh, t3) + c2) >>> 0;
   const below = (1 << (9 + (a1 >>> 31))) - 1;
-  const magnitude =
-    (a0 & below) === below && carriesOut(b1, b0, wHigh, wLow)
-      ? refined(wHigh, wLow, at, a1, a0, b1, b0, lz, q)
-      : rounded(a1, a0, (b1 | b0) === 0, lz, q);
-  if (magnitude !== magnitude) return false;
-  slot.value = negative ? -magnitude : magnitude;
-  return true;
+  // Words travel as int32 and the result through slot: doubles crossing a call that is not inlined are boxed.
+  return (a0 & below) === below && carriesOut(b1, b0, wHigh, wLow)
+    ? refined(wHigh | 0, wLow | 0, at, a1 | 0, a0 | 0, b1 | 0, b0 | 0, lz, q, negative, slot)
+    : rounded(a1 | 0, a0 | 0, (b1 | b0) === 0, lz, q, negative, slot);
 }
 
 /** Whether the 64-bit sum x1:x0 + y1:y0 reaches 2^64. */
@@ -309,38 +313,51 @@ function carriesOut(x1: number, x0: number, y1: number, y0: number): boolean {
 }
 
 /**
- * The double for the product whose top 64 bits are a1:a0 (bit 127 or 126 of the 128-bit product set) with lowZero
- * telling whether the 64 bits below them are all zero; NaN for a possible exact tie or a result that is not normal.
+ * Sets slot.value to the double (negated when negative) for the product whose top 64 bits are a1:a0 (as int32; bit
+ * 127 or 126 of the 128-bit product set) with lowZero telling whether the 64 bits below them are all zero; false,
+ * leaving slot alone, for a possible exact tie or a result that is not normal.
  */
-function rounded(a1: number, a0: number, lowZero: boolean, lz: number, q: number): number {
+function rounded(a1Word: number, a0Word: number, lowZero: boolean, lz: number, q: number, negative: boolean, slot: NumberSlot): boolean {
+  const a1 = a1Word >>> 0;
+  const a0 = a0Word >>> 0;
   const shift = 9 + (a1 >>> 31);
   const mantissaHigh = a1 >>> shift;
   const mantissaLow = ((a1 << (32 - shift)) | (a0 >>> shift)) >>> 0;
-  if ((mantissaLow & 3) === 1 && (a0 & ((1 << shift) - 1)) === 0 && lowZero) return NaN;
+  if ((mantissaLow & 3) === 1 && (a0 & ((1 << shift) - 1)) === 0 && lowZero) return false;
   const exponent = FIVE_EXPONENTS[q - POWER_MIN]! + shift - lz;
-  if (exponent < BINARY_EXPONENT_MIN || exponent > BINARY_EXPONENT_MAX) return NaN;
+  if (exponent < BINARY_EXPONENT_MIN || exponent > BINARY_EXPONENT_MAX) return false;
   // Round half up on 54 bits (an exact tie with an even mantissa was sent away above), halving first: a 54-bit
   // integer need not be a double, but the 53-bit result (at most 2^53) is.
   const mantissa = mantissaHigh * HALF_TWO_32 + (mantissaLow >>> 1) + (mantissaLow & 1);
-  return mantissa * POWERS_OF_TWO[exponent - BINARY_EXPONENT_MIN]!;
+  const magnitude = mantissa * POWERS_OF_TWO[exponent - BINARY_EXPONENT_MIN]!;
+  slot.value = negative ? -magnitude : magnitude;
+  return true;
 }
 
 /**
- * eiselLemire's rare second step: adds W times the low 64 bits of T into P1 = a1:a0:b1:b0, giving the top 128 bits of
- * the exact 192-bit W·T; the unknown rest is below W in the lowest word, so NaN when it could still carry into the
- * rounding bits, else the rounded double.
+ * eiselLemire's rare second step: adds W times the low 64 bits of T into P1 = a1:a0:b1:b0 (words as int32), giving
+ * the top 128 bits of the exact 192-bit W·T; the unknown rest is below W in the lowest word, so false when it could
+ * still carry into the rounding bits, else rounded's answer.
  */
 function refined(
-  wHigh: number,
-  wLow: number,
+  wHighWord: number,
+  wLowWord: number,
   at: number,
-  a1: number,
-  a0: number,
-  b1: number,
-  b0: number,
+  a1Word: number,
+  a0Word: number,
+  b1Word: number,
+  b0Word: number,
   lz: number,
   q: number,
-): number {
+  negative: boolean,
+  slot: NumberSlot,
+): boolean {
+  const wHigh = wHighWord >>> 0;
+  const wLow = wLowWord >>> 0;
+  const a1 = a1Word >>> 0;
+  const a0 = a0Word >>> 0;
+  const b1 = b1Word >>> 0;
+  const b0 = b0Word >>> 0;
   const t1 = FIVE_WORDS[at + 2]!;
   const t0 = FIVE_WORDS[at + 3]!;
   // W·(t1:t0) = c1:c0:d1:d0, then c1:c0 added into b1:b0 with the carry rippling into a0 and a1. This rare path sums
@@ -359,6 +376,6 @@ function refined(
   const m0 = sum2 >>> 0;
   const below = (1 << (9 + (m1 >>> 31))) - 1;
   const restOnes = (sum1 >>> 0) === 0xffffffff && (sum0 >>> 0) === 0xffffffff;
-  if ((m0 & below) === below && restOnes && carriesOut(d1, d0, wHigh, wLow)) return NaN;
-  return rounded(m1, m0, ((sum1 >>> 0) | (sum0 >>> 0)) === 0, lz, q);
+  if ((m0 & below) === below && restOnes && carriesOut(d1, d0, wHigh, wLow)) return false;
+  return rounded(m1 | 0, m0 | 0, ((sum1 >>> 0) | (sum0 >>> 0)) === 0, lz, q, negative, slot);
 }
