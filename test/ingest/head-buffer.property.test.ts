@@ -57,4 +57,31 @@ describe('HeadBuffer properties', () => {
       }),
     );
   });
+
+  it('keeps buffers apart while many grow at once (their columns share slabs)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.double({ noNaN: true })), { maxLength: 3000 }), fc.integer({ min: 1, max: 3 }), (writes, rounds) => {
+        const buffers = new Map<number, HeadBuffer>();
+        const model = new Map<number, number[]>();
+        // Enough rounds of appends that the slab in use runs out while buffers still grow.
+        for (let round = 0; round < rounds; round++) {
+          writes.forEach(([id, v], k) => {
+            let buffer = buffers.get(id);
+            if (buffer === undefined) buffers.set(id, (buffer = new HeadBuffer(k % 7 === 0 ? 2000 : undefined)));
+            const list = model.get(id) ?? [];
+            model.set(id, list);
+            buffer.append(T0 + list.length, v, undefined);
+            list.push(v);
+          });
+        }
+        for (const [id, list] of model) {
+          const s = buffers.get(id)!.samples();
+          expect(Array.from(s.values)).toEqual(list);
+          expect(Array.from(s.timestampsMs)).toEqual(list.map((_, i) => T0 + i));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
+
