@@ -1,6 +1,7 @@
 // Owns the metrics ingestion API (cloudMetricsIngest): /ingest/v2.0/{tenant}/ingest and /ingest/multi.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StrataError } from '../../../core/errors.js';
+import { BodyPool, pooledBodyParser } from '../../body-pool.js';
 import { essence } from '../../content-negotiation.js';
 import { defineResource } from '../../route-table.js';
 import { JSON_TYPE, MSGPACK_TYPE, type RouteRules } from '../../route-rules.js';
@@ -44,13 +45,23 @@ async function ingest(context: ServerContext, request: FastifyRequest, reply: Fa
   });
 }
 
-/** Registers POST /ingest/v2.0/:tenant/ingest and /ingest/multi (admins; `tenantId` per metric). */
+/**
+ * Registers POST /ingest/v2.0/:tenant/ingest and /ingest/multi (admins; `tenantId` per metric) in
+ * their own scope, where bodies are read into pooled buffers and given back once the response is
+ * sent: the decoders copy what they keep (names, values), so nothing of a body outlives its request.
+ */
 export function registerIngestRoutes(app: FastifyInstance, context: ServerContext): void {
   const bodyLimit = context.config.bodyLimitBytes;
-  defineResource(app, '/ingest/v2.0/:tenant/ingest', {
-    POST: { rules: INGEST_RULES, bodyLimit, handler: (request, reply) => ingest(context, request, reply, false) },
-  });
-  defineResource(app, '/ingest/v2.0/:tenant/ingest/multi', {
-    POST: { rules: INGEST_RULES, bodyLimit, handler: (request, reply) => ingest(context, request, reply, true) },
+  const bodies = new BodyPool();
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser([JSON_TYPE, MSGPACK_TYPE]);
+    scope.addContentTypeParser([JSON_TYPE, MSGPACK_TYPE], pooledBodyParser(bodies));
+    scope.addHook('onResponse', async (request) => bodies.give(request.body));
+    defineResource(scope, '/ingest/v2.0/:tenant/ingest', {
+      POST: { rules: INGEST_RULES, bodyLimit, handler: (request, reply) => ingest(context, request, reply, false) },
+    });
+    defineResource(scope, '/ingest/v2.0/:tenant/ingest/multi', {
+      POST: { rules: INGEST_RULES, bodyLimit, handler: (request, reply) => ingest(context, request, reply, true) },
+    });
   });
 }
