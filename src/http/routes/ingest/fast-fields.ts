@@ -1,6 +1,7 @@
 // Owns what the fast ingest decoders share besides the wire format: key recognition and turning one metric's fields into a point.
-import type { PointColumnsBuilder } from '../../../model/point-columns.js';
-import type { IngestScope } from './ingest-body.js';
+import { PointColumnsBuilder } from '../../../model/point-columns.js';
+import type { IngestMapping, IngestScope } from './ingest-body.js';
+import { NameCache } from './name-cache.js';
 
 /** A body key the fast decoders recognise, by index; KEY_UNKNOWN makes them fall back to the full decoder. */
 export const KEY_NAME = 0;
@@ -114,3 +115,29 @@ export function emitPoint(
   }
   return columns.add(tenant, name, unit);
 }
+
+/** A fast decoder's loop over a body (`view` is a DataView over exactly `buf`); false means fall back. */
+export type DecodeLoop = (buf: Buffer, view: DataView, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder) => boolean;
+
+/**
+ * Runs a decoder loop over a raw body. The loops read with DataView, which throws RangeError past
+ * the end of a truncated body: that too means the body takes the full decoder.
+ */
+export function runDecodeLoop(loop: DecodeLoop, raw: Buffer, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
+  try {
+    return loop(raw, new DataView(raw.buffer, raw.byteOffset, raw.byteLength), scope, names, columns);
+  } catch (error) {
+    if (error instanceof RangeError) return false;
+    throw error;
+  }
+}
+
+/** A decoder's `*Into` function: decodes a clean body into `columns`, or returns false. */
+export type DecodeInto = (raw: Buffer, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder) => boolean;
+
+/** The mapping of a clean body through a fast decoder, or undefined (for tests and tools). */
+export function decodeClean(decodeInto: DecodeInto, raw: Buffer, scope: IngestScope, names = new NameCache(), columns = new PointColumnsBuilder()): IngestMapping | undefined {
+  columns.reset();
+  return decodeInto(raw, scope, names, columns) ? { columns, positions: null, errors: [], skipped: 0 } : undefined;
+}
+

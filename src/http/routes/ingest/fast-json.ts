@@ -1,8 +1,9 @@
 // Owns the fast JSON ingest decoder: an array of metric objects straight to point columns, no parse tree.
 import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
-import { PointColumnsBuilder } from '../../../model/point-columns.js';
+import type { PointColumnsBuilder } from '../../../model/point-columns.js';
 import type { IngestMapping, IngestScope } from './ingest-body.js';
 import {
+  decodeClean,
   emitPoint,
   isNameKey,
   isTimeKey,
@@ -16,6 +17,7 @@ import {
   KEY_TTL,
   KEY_UNIT,
   KEY_UNKNOWN,
+  runDecodeLoop,
   KEY_VALUE,
   NAME_KEY_LENGTH,
   TIME_KEY_LENGTH,
@@ -24,7 +26,7 @@ import {
   VALUE_KEY_LENGTH,
 } from './fast-fields.js';
 import { NumberSlot, parseJsonNumber } from './json-number.js';
-import { NameCache } from './name-cache.js';
+import type { NameCache } from './name-cache.js';
 
 const BAIL = -1;
 const QUOTE = 0x22;
@@ -167,17 +169,10 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
  * (a property test checks) and the error entries.
  */
 export function decodeJsonInto(raw: Buffer, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
-  try {
-    return decode(raw, new DataView(raw.buffer, raw.byteOffset, raw.byteLength), scope, names, columns);
-  } catch (error) {
-    // DataView reads past the end of a truncated body.
-    if (error instanceof RangeError) return false;
-    throw error;
-  }
+  return runDecodeLoop(decode, raw, scope, names, columns);
 }
 
 /** The points of a clean JSON ingest body (see decodeJsonInto), or undefined. */
-export function fastJsonIngest(raw: Buffer, scope: IngestScope, names = new NameCache(), columns = new PointColumnsBuilder()): IngestMapping | undefined {
-  columns.reset();
-  return decodeJsonInto(raw, scope, names, columns) ? { columns, positions: null, errors: [], skipped: 0 } : undefined;
+export function fastJsonIngest(raw: Buffer, scope: IngestScope, names?: NameCache, columns?: PointColumnsBuilder): IngestMapping | undefined {
+  return decodeClean(decodeJsonInto, raw, scope, names, columns);
 }

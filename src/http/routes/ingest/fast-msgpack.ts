@@ -1,8 +1,9 @@
 // Owns the fast msgpack ingest decoder: an array of metric maps straight to point columns, no object per metric.
 import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
-import { PointColumnsBuilder } from '../../../model/point-columns.js';
+import type { PointColumnsBuilder } from '../../../model/point-columns.js';
 import type { IngestMapping, IngestScope } from './ingest-body.js';
 import {
+  decodeClean,
   emitPoint,
   isNameKey,
   isTimeKey,
@@ -11,13 +12,14 @@ import {
   keyAt,
   KEY_UNIT,
   KEY_UNKNOWN,
+  runDecodeLoop,
   NAME_KEY_LENGTH,
   TIME_KEY_LENGTH,
   TTL_KEY_LENGTH,
   ttlAcceptable,
   VALUE_KEY_LENGTH,
 } from './fast-fields.js';
-import { NameCache } from './name-cache.js';
+import type { NameCache } from './name-cache.js';
 
 const TWO_POW_32 = 4_294_967_296;
 /** Returned by the helpers when the body leaves the fast path. */
@@ -213,17 +215,10 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
  * entries.
  */
 export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
-  try {
-    return decode(raw, new DataView(raw.buffer, raw.byteOffset, raw.byteLength), scope, names, columns);
-  } catch (error) {
-    // DataView reads past the end of a truncated body.
-    if (error instanceof RangeError) return false;
-    throw error;
-  }
+  return runDecodeLoop(decode, raw, scope, names, columns);
 }
 
 /** The points of a clean msgpack ingest body (see decodeMsgpackInto), or undefined. */
-export function fastMsgpackIngest(raw: Buffer, scope: IngestScope, names = new NameCache(), columns = new PointColumnsBuilder()): IngestMapping | undefined {
-  columns.reset();
-  return decodeMsgpackInto(raw, scope, names, columns) ? { columns, positions: null, errors: [], skipped: 0 } : undefined;
+export function fastMsgpackIngest(raw: Buffer, scope: IngestScope, names?: NameCache, columns?: PointColumnsBuilder): IngestMapping | undefined {
+  return decodeClean(decodeMsgpackInto, raw, scope, names, columns);
 }
