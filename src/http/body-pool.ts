@@ -1,18 +1,12 @@
 // Owns reading request bodies into reused buffers: no fresh megabyte (page faults, external memory for the GC) per batch.
 import type { Readable } from 'node:stream';
 import { errorCodes, type FastifyRequest } from 'fastify';
-import { assert } from '../core/assert.js';
-import { HTTP_BODY_BYTES_MAX } from './http-limits.js';
+import { HTTP_BODY_BYTES_MAX, SPARE_BODIES_MAX, SPARE_BODY_BYTES_MAX } from './http-limits.js';
 
-/** Spare buffers kept for the next bodies. */
-export const SPARE_BODIES_MAX = 8;
-/** Bytes of spare buffers kept at most (a burst of huge bodies is not held on to). */
-export const SPARE_BODY_BYTES_MAX = 32 * 1024 * 1024;
 /** Room allocated for a body without a Content-Length, doubled as it grows. */
 const CHUNKED_BODY_BYTES_INITIAL = 64 * 1024;
 /** Buffers are allocated in multiples of this, so bodies of similar size share them. */
 const BODY_BYTES_GRAIN = 64 * 1024;
-assert(SPARE_BODY_BYTES_MAX >= HTTP_BODY_BYTES_MAX, 'a body of the largest allowed size must be reusable');
 
 /**
  * Buffers lent to request bodies and given back when the response is done. Only buffers it lent

@@ -28,6 +28,13 @@ export const ADMISSION_SIZE_MAX = 100_000;
 export const PATH_PARAM_LENGTH_MAX = METRIC_NAME_LENGTH_MAX * 9;
 /** Seconds a client is told to wait (Retry-After) after a 503. */
 export const RETRY_AFTER_SECONDS = 1;
+/** Spare request-body buffers kept for the next ingest bodies. */
+export const SPARE_BODIES_MAX = 8;
+/** Bytes of spare body buffers kept at most (a burst of huge bodies is not held on to). */
+export const SPARE_BODY_BYTES_MAX = 32 * 1024 * 1024;
+/** Spare point-column builders kept for the next ingest batches (more in flight allocate their own). */
+export const SPARE_COLUMN_BUILDERS_MAX = 16;
 
 assert(HTTP_BODY_BYTES_MAX >= INGEST_BATCH_POINTS_MAX * 100, 'the body limit must fit a full batch of compact JSON points');
 assert(IDENTITY_BODY_BYTES_MAX < HTTP_BODY_BYTES_MAX && VIEWS_BODY_BYTES_MAX < HTTP_BODY_BYTES_MAX, 'route body limits stay under the server limit');
+assert(SPARE_BODY_BYTES_MAX >= HTTP_BODY_BYTES_MAX, 'a body of the largest allowed size must be reusable');

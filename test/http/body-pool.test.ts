@@ -1,7 +1,8 @@
 // Tests pooled request bodies: buffer reuse and caps, and ingest over HTTP with streamed, reused and oversized bodies.
 import { pack } from 'msgpackr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BodyPool, SPARE_BODIES_MAX } from '../../src/http/body-pool.js';
+import { BodyPool } from '../../src/http/body-pool.js';
+import { SPARE_BODIES_MAX } from '../../src/http/http-limits.js';
 import { call, startHarness, type Harness } from './harness.js';
 
 describe('BodyPool', () => {

@@ -1,13 +1,11 @@
 // Owns decoding an ingest body: the fast decoders for clean bodies, else the full decoder and per-metric checks.
 import { PointColumnsBuilder } from '../../../model/point-columns.js';
+import { SPARE_COLUMN_BUILDERS_MAX } from '../../http-limits.js';
 import { MSGPACK_TYPE } from '../../route-rules.js';
 import { decodeJsonInto } from './fast-json.js';
 import { decodeMsgpackInto } from './fast-msgpack.js';
 import { decodeIngestBody, mapIngestItems, type IngestMapping, type IngestScope } from './ingest-body.js';
 import { NameCache } from './name-cache.js';
-
-/** Column builders kept for reuse; more requests in flight than this allocate their own. */
-const SPARE_BUILDERS_MAX = 16;
 
 /**
  * Decodes ingest bodies for one server into point columns. Clean bodies go straight to columns
@@ -42,6 +40,6 @@ export class IngestDecoder {
   }
 
   private give(columns: PointColumnsBuilder): void {
-    if (this.spare.length < SPARE_BUILDERS_MAX) this.spare.push(columns);
+    if (this.spare.length < SPARE_COLUMN_BUILDERS_MAX) this.spare.push(columns);
   }
 }
