@@ -1,6 +1,6 @@
 // Owns the tests of the data directory lock: a live holder in another process refuses, a dead holder's lock is taken over.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -124,4 +124,33 @@ describe('lockDirectory', () => {
     expect(readFileSync(join(dir, 'LOCK'), 'utf8')).toBe(String(second.pid));
     expect(lockError(() => lockDirectory(dir)).code).toBe('STORE_LOCKED');
   });
+
+  it('lets exactly one of several processes starting at the same instant take a free directory, leaving no staged files', async () => {
+    const RACERS = 6;
+    const startAt = Date.now() + 1500;
+    const code = `
+      const { lockDirectory } = await import(${JSON.stringify(pathToFileURL(COMPILED).href)});
+      while (Date.now() < ${startAt}) {}
+      let outcome;
+      try { lockDirectory(process.argv[1]); outcome = 'locked'; } catch (error) { outcome = error.code ?? String(error); }
+      process.stdout.write(outcome + '\\n');
+      // A winner holds on, so losers that look later still find it alive.
+      setTimeout(() => process.exit(0), outcome === 'locked' ? 1500 : 0);
+    `;
+    const outcomes = await Promise.all(
+      Array.from({ length: RACERS }, () =>
+        new Promise<string>((done, reject) => {
+          const proc = spawn(process.execPath, ['--input-type=module', '-e', code, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+          let out = '';
+          proc.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          proc.on('exit', () => done(out.trim()));
+          proc.on('error', reject);
+        }),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'locked')).toHaveLength(1);
+    expect(outcomes.filter((o) => o === 'STORE_LOCKED')).toHaveLength(RACERS - 1);
+    expect(readdirSync(dir).filter((name) => name !== 'LOCK')).toEqual([]);
+  }, 20_000);
 });
+
