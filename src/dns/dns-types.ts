@@ -43,14 +43,7 @@ export interface Page<T> {
 }
 
 /** A record to import: fields as validated, before ids and times are assigned. */
-export interface ImportRecord {
-  readonly type: string;
-  readonly name: string;
-  readonly data: string;
-  readonly ttl: number;
-  readonly priority: number | undefined;
-  readonly comment: string | undefined;
-}
+export type ImportRecord = Pick<DnsRecord, 'type' | 'name' | 'data' | 'ttl' | 'priority' | 'comment'>;
 
 /** A domain to import with its records and subdomains. */
 export interface ImportDomain {

@@ -191,7 +191,8 @@ describe('torn tails', () => {
 });
 
 describe('corruption', () => {
-  it('stops at a record whose crc does not match and serves only the records before it', () => {
+  /** A closed log of three records (3, 4 and 5 points): its file, where the first record ends, and its bytes. */
+  function threeRecords(): { path: string; firstEnd: number; bytes: Buffer } {
     const wal = new WalLog(dir, 'normal');
     wal.replay(() => {});
     const path = join(dir, '0000000000000001.log');
@@ -200,7 +201,11 @@ describe('corruption', () => {
     wal.append(batchOf(points(4, T0)));
     wal.append(batchOf(points(5, T0)));
     wal.close();
-    const bytes = readFileSync(path);
+    return { path, firstEnd, bytes: readFileSync(path) };
+  }
+
+  it('stops at a record whose crc does not match and serves only the records before it', () => {
+    const { path, firstEnd, bytes } = threeRecords();
     // Flip the stored crc of the middle record.
     bytes.writeUInt32LE(bytes.readUInt32LE(firstEnd + 8) ^ 1, firstEnd + 8);
     writeFileSync(path, bytes);
@@ -213,15 +218,7 @@ describe('corruption', () => {
   });
 
   it('stops at a record whose payload was altered', () => {
-    const wal = new WalLog(dir, 'normal');
-    wal.replay(() => {});
-    const path = join(dir, '0000000000000001.log');
-    wal.append(batchOf(points(3, T0)));
-    const firstEnd = statSync(path).size;
-    wal.append(batchOf(points(4, T0)));
-    wal.append(batchOf(points(5, T0)));
-    wal.close();
-    const bytes = readFileSync(path);
+    const { path, firstEnd, bytes } = threeRecords();
     bytes[firstEnd + 45] = (bytes[firstEnd + 45] as number) ^ 0x80;
     writeFileSync(path, bytes);
     const { wal: again, records } = reopen();

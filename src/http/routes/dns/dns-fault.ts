@@ -3,30 +3,19 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DNS_NS } from '../../../dns/dns-xml-view.js';
 import { toErrorView, type ErrorView } from '../../error-view.js';
+import { faultName } from '../../fault-names.js';
 import { RETRY_AFTER_SECONDS } from '../../http-limits.js';
 import { JSON_TYPE } from '../../route-rules.js';
 import { answerDnsType, XML_TYPE } from './dns-media.js';
 
-// Fault names per status from the reference's fault table; 403, 405 and 415 are not in it and
-// take the names the identity API uses for them.
-const FAULT_NAMES: Readonly<Record<number, string>> = {
-  400: 'badRequest',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'itemNotFound',
-  405: 'methodNotAllowed',
-  409: 'itemAlreadyExists',
-  413: 'overLimit',
-  415: 'badMediaType',
-  500: 'dnsFault',
-  503: 'serviceUnavailable',
-};
+/** The DNS API's own fault names; the rest are shared (fault-names.ts), 500 and unknowns are dnsFault. */
+const DNS_FAULT_NAMES: Readonly<Record<number, string>> = { 409: 'itemAlreadyExists' };
 
 const builder = new XMLBuilder({ format: true, ignoreAttributes: false, attributeNamePrefix: '@_' });
 
 /** The reference's fault name of an error view. */
 export function dnsFaultName(view: ErrorView): string {
-  return FAULT_NAMES[view.status] ?? 'dnsFault';
+  return faultName(view.status, DNS_FAULT_NAMES, 'dnsFault');
 }
 
 /** `{"message", "code": status, "details": <Strata code>}`: not wrapped, as the reference's DNS faults are not. */

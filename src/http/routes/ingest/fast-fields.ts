@@ -19,7 +19,7 @@ export const KEY_TENANT = 5;
 export const KEY_UNKNOWN = -1;
 
 /** The body keys in KEY_* order. */
-export const KEY_TEXTS = ['metricName', 'metricValue', 'collectionTime', 'ttlInSeconds', 'unit', 'tenantId'] as const;
+const KEY_TEXTS = ['metricName', 'metricValue', 'collectionTime', 'ttlInSeconds', 'unit', 'tenantId'] as const;
 
 /**
  * A key's bytes as big-endian 32-bit words at offsets 0, 4, 8, ... and a last one ending exactly
@@ -91,6 +91,12 @@ export function ttlAcceptable(ttl: number): boolean {
   return Number.isInteger(ttl) && ttl >= 1 && ttl <= TTL_SECONDS_MAX;
 }
 
+/** The tenant rule both decoders apply: why a metric's tenantId may not be written in this scope: missing (multi needs one), forbidden, or undefined when it may. */
+export function tenantIdProblem(scope: IngestScope & { multi: true }, tenantId: unknown): 'missing' | 'forbidden' | undefined {
+  if (typeof tenantId !== 'string' || tenantId === '') return 'missing';
+  return scope.anyTenant || tenantId === scope.ownTenant ? undefined : 'forbidden';
+}
+
 /**
  * Appends the point of a clean metric to `columns` and returns its index, where the caller stores
  * the time and value (doubles stay out of this call: a non-inlined call would box them). Returns
@@ -108,8 +114,8 @@ export function emitPoint(
   if (name === undefined || !complete) return -1;
   let tenant: string;
   if (scope.multi) {
-    if (tenantId === undefined || tenantId === '' || (!scope.anyTenant && tenantId !== scope.ownTenant)) return -1;
-    tenant = tenantId;
+    if (tenantIdProblem(scope, tenantId) !== undefined) return -1;
+    tenant = tenantId as string;
   } else {
     tenant = scope.tenant;
   }

@@ -4,7 +4,7 @@ import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
 import { PointColumnsBuilder, type PointColumns } from '../../../model/point-columns.js';
 import { httpError } from '../../http-errors.js';
 import { MSGPACK_TYPE } from '../../route-rules.js';
-import { TTL_SECONDS_MAX, ttlAcceptable } from './fast-fields.js';
+import { tenantIdProblem, TTL_SECONDS_MAX, ttlAcceptable } from './fast-fields.js';
 import type { IngestErrorEntry } from './ingest-fault.js';
 
 // 64-bit integers (how msgpack libraries other than msgpackr send millisecond times) decode to
@@ -84,14 +84,14 @@ function precheck(raw: RawMetric, index: number, tenant: string): IngestErrorEnt
 
 function tenantOf(raw: RawMetric, index: number, scope: IngestScope): string | IngestErrorEntry {
   if (!scope.multi) return scope.tenant;
-  const tenantId = raw.tenantId;
-  if (typeof tenantId !== 'string' || tenantId === '') {
+  const problem = tenantIdProblem(scope, raw.tenantId);
+  if (problem === 'missing') {
     return entry(index, '', raw, 'tenantId', 'INGEST_TENANT_INVALID', 'tenantId is required for each metric of a multi-tenant batch');
   }
-  if (!scope.anyTenant && tenantId !== scope.ownTenant) {
-    return entry(index, tenantId, raw, 'tenantId', 'AUTH_TENANT_FORBIDDEN', 'the token does not grant access to this tenant');
+  if (problem === 'forbidden') {
+    return entry(index, raw.tenantId as string, raw, 'tenantId', 'AUTH_TENANT_FORBIDDEN', 'the token does not grant access to this tenant');
   }
-  return tenantId;
+  return raw.tenantId as string;
 }
 
 /**
