@@ -1,15 +1,13 @@
 // Owns dns.sqlite: the only SQL of the domain-listing service (accounts, domains, records).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { StrataError } from '../core/errors.js';
-import { applySchema } from '../storage/schema.js';
+import { openDatabase } from '../storage/open-database.js';
 import type { DnsRecord, Domain, ImportDomain, Page, PageWindow } from './dns-types.js';
 
 /** Name of the DNS file inside the data directory. */
 export const DNS_FILE_NAME = 'dns.sqlite';
-/** Wait this long for another process (the server, or `strata dns import`) holding the write lock. */
-const BUSY_TIMEOUT_MS = 5_000;
 
 interface DomainRow {
   id: number;
@@ -82,13 +80,8 @@ export class DnsStore {
   /** Opens `dir/dns.sqlite` (created when missing), or a private in-memory database when `dir` is undefined. */
   constructor(dir: string | undefined) {
     if (dir !== undefined) mkdirSync(dir, { recursive: true });
-    this.db = new Database(dir === undefined ? ':memory:' : join(dir, DNS_FILE_NAME));
-    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    // WAL lets the server read while `strata dns import` writes from another process.
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    applySchema(this.db, 'dns');
+    // WAL (openDatabase) lets the server read while `strata dns import` writes from another process.
+    this.db = openDatabase(dir === undefined ? ':memory:' : join(dir, DNS_FILE_NAME), { file: 'dns', durability: 'normal', foreignKeys: true });
     this.statements = {
       account: this.db.prepare<[string], { account_id: number }>('SELECT account_id FROM dns_account WHERE tenant = ?'),
       insertAccount: this.db.prepare('INSERT INTO dns_account (tenant) VALUES (?)'),

@@ -1,14 +1,12 @@
 // Owns feeds.sqlite: the only SQL of the event-feed service (appending entries, reading them in seq order).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { applySchema } from '../storage/schema.js';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../storage/open-database.js';
 import type { EntryContent, FeedEntry } from './feed-entry.js';
 
 /** Name of the feeds file inside the data directory. */
 export const FEEDS_FILE_NAME = 'feeds.sqlite';
-/** Wait this long for another connection holding the write lock. */
-const BUSY_TIMEOUT_MS = 5_000;
 
 /** An entry about to be stored: everything but its seq. */
 export type EntryRow = Omit<FeedEntry, 'seq'>;
@@ -50,13 +48,8 @@ export class FeedsStore {
   /** Opens `dir/feeds.sqlite` (created when missing), or a private in-memory database when `dir` is undefined. */
   constructor(dir: string | undefined) {
     if (dir !== undefined) mkdirSync(dir, { recursive: true });
-    this.db = new Database(dir === undefined ? ':memory:' : join(dir, FEEDS_FILE_NAME));
-    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    // WAL lets pages be read while an entry is appended; NORMAL sync matches identity.sqlite: an
-    // entry lost in a power cut is a notification lost, not metric data.
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    applySchema(this.db, 'feeds');
+    // NORMAL sync matches identity.sqlite: an entry lost in a power cut is a notification lost, not metric data.
+    this.db = openDatabase(dir === undefined ? ':memory:' : join(dir, FEEDS_FILE_NAME), { file: 'feeds', durability: 'normal' });
     const where = 'WHERE tenant = ? AND feed = ?';
     this.statements = {
       insert: this.db.prepare(

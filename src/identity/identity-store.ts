@@ -1,14 +1,12 @@
 // Owns identity.sqlite: the only SQL of the identity service (users and token hashes).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { applySchema } from '../storage/schema.js';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../storage/open-database.js';
 import type { Role } from './user-rules.js';
 
 /** Name of the identity file inside the data directory. */
 export const IDENTITY_FILE_NAME = 'identity.sqlite';
-/** Wait for the other process (server or `strata user`) holding the write lock this long. */
-const BUSY_TIMEOUT_MS = 5_000;
 
 /** A stored user; the API key exists only as its hash. */
 export interface UserRecord {
@@ -56,14 +54,9 @@ export class IdentityStore {
 
   constructor(dir: string) {
     mkdirSync(dir, { recursive: true });
-    this.db = new Database(join(dir, IDENTITY_FILE_NAME));
-    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    // WAL lets the server read while `strata user create` writes from another process; NORMAL
-    // sync is enough because a token lost in a crash only costs the client one re-authentication.
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    applySchema(this.db, 'identity');
+    // WAL (openDatabase) lets the server read while `strata user create` writes from another
+    // process; NORMAL sync is enough because a token lost in a crash only costs a re-authentication.
+    this.db = openDatabase(join(dir, IDENTITY_FILE_NAME), { file: 'identity', durability: 'normal', foreignKeys: true });
     this.statements = {
       insertUser: this.db.prepare(
         'INSERT INTO identity_user (id, username, tenant, role, api_key_sha256, created_ms) VALUES (?, ?, ?, ?, ?, ?)',

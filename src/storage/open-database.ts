@@ -12,6 +12,8 @@ export interface OpenDatabaseOptions {
   readonly readonly?: boolean;
   /** Page size for a new file (ignored for an existing one); SQLite's default when absent. */
   readonly pageBytes?: number;
+  /** Enforce foreign keys (the service files that declare them). */
+  readonly foreignKeys?: boolean;
 }
 
 /** Wait for a competing writer this long before SQLITE_BUSY surfaces (a rollup worker commit). */
@@ -30,6 +32,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions): Databa
   db.pragma(`synchronous = ${options.durability === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma(`cache_size = -${CACHE_KIB}`);
   db.pragma('temp_store = MEMORY');
+  if (options.foreignKeys === true) db.pragma('foreign_keys = ON');
   applySchema(db, options.file);
   return db;
 }
