@@ -152,7 +152,8 @@ export function validateColumns(batch: PointColumns, registry: SeriesRegistry, b
     const unit = units === null ? undefined : units[i];
     if (
       id === undefined ||
-      unit !== undefined ||
+      // A unit the series already has changes nothing (clients send it with every point).
+      (unit !== undefined && unit !== registry.row(id)?.unit) ||
       !(t >= oldestMs && t <= newestMs && Number.isSafeInteger(t)) ||
       !(text === undefined ? Number.isFinite(v) : typeof text === 'string' && text.length <= STRING_VALUE_LENGTH_MAX)
     ) {

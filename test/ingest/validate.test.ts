@@ -224,6 +224,20 @@ describe('accepted points', () => {
     expect(rejected).toEqual([]);
   });
 
+  it('keep a series’ unit when points repeat it, and record a new one when it changes', () => {
+    const first = validate([good({ metric: 'lat', unit: 'ms' })]);
+    registry.persist();
+    const id = first.columns.seriesIds[0] as number;
+    const again = validate([good({ metric: 'lat', unit: 'ms', value: 2 }), good({ metric: 'lat', unit: 'ms', value: 3, timestamp: NOW - 1 })]);
+    expect(again.rejected).toEqual([]);
+    expect(Array.from(again.columns.seriesIds)).toEqual([id, id]);
+    expect(registry.row(id)?.unit).toBe('ms');
+    validate([good({ metric: 'lat', unit: 's', value: 4 })]);
+    expect(registry.row(id)?.unit).toBe('s');
+    // A repeated unit still obeys the unit rules when it is new to the series.
+    expect(rejectionOf(good({ metric: 'lat', unit: 'u'.repeat(UNIT_LENGTH_MAX + 1) })).code).toBe('INGEST_UNIT_INVALID');
+  });
+
   it('record a unit with the series', () => {
     const { columns } = validate([good({ metric: 'mem', unit: 'bytes' })]);
     expect(registry.row(columns.seriesIds[0] as number)?.unit).toBe('bytes');
