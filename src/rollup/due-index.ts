@@ -98,9 +98,12 @@ export class DueIndex {
   /**
    * Groups the due work of the finest source resolution that has any into tasks: one target chunk
    * each, at most ROLLUP_TASK_SERIES_MAX series. Working finest-first means a coarse level is
-   * recomputed once from finished finer data rather than once per finer change.
+   * recomputed once from finished finer data rather than once per finer change. Groups for which
+   * `blocked` says yes (a task that keeps failing, backing off) are left out, and a level left with
+   * none gives way to the next: one failing chunk must not hold back every coarser level. Rolling a
+   * coarse level up early is only extra work; the finer task marks it due again when it succeeds.
    */
-  groups(): DueGroup[] {
+  groups(blocked?: (targetRes: RollupResolution, targetStartMs: number) => boolean): DueGroup[] {
     for (const sourceRes of RESOLUTIONS) {
       const targetRes = coarserOf(sourceRes);
       const bySeries = this.bySource.get(sourceRes) as Map<number, Map<number, DueEntry>>;
@@ -128,7 +131,8 @@ export class DueIndex {
           for (const s of starts) group.rows.push({ sourceRes, sourceStartMs: s, seriesId: id, gen: (windows.get(s) as DueEntry).gen });
         }
       }
-      return [...byTarget.values()].flat().sort((a, b) => a.targetStartMs - b.targetStartMs);
+      const open = [...byTarget.values()].flat().filter((g) => blocked === undefined || !blocked(g.targetRes, g.targetStartMs));
+      if (open.length > 0) return open.sort((a, b) => a.targetStartMs - b.targetStartMs);
     }
     return [];
   }

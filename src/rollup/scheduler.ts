@@ -52,11 +52,13 @@ export class RollupScheduler {
   /** Starts as many due tasks as the pool has room for. Returns how many started. */
   pump(): number {
     let started = 0;
+    if (this.deps.pool.capacity === 0) return started;
     const now = this.deps.clock.now();
-    for (const group of this.deps.due.groups()) {
+    const backingOff = (res: RollupResolution, startMs: number): boolean => (this.failedUntil.get(`${res}:${startMs}`) ?? 0) > now;
+    for (const group of this.deps.due.groups(backingOff)) {
       if (this.deps.pool.capacity === 0) break;
       const key = `${group.targetRes}:${group.targetStartMs}`;
-      if (this.inFlight.has(key) || (this.failedUntil.get(key) ?? 0) > now) continue;
+      if (this.inFlight.has(key)) continue;
       this.start(key, group);
       started++;
     }

@@ -94,6 +94,21 @@ describe('groups', () => {
     expect(due.groups().map((g) => [g.sourceRes, g.targetRes])).toEqual([['MIN20', 'MIN60']]);
   });
 
+  it('leaves out blocked groups, and a level with only blocked groups gives way to the next', () => {
+    const due = new DueIndex([], NOW);
+    due.add('FULL', D0, [1], NOW);
+    due.add('FULL', D0 + DAY, [2], NOW);
+    due.add('MIN5', D0, [4], NOW);
+    const fullLevel = (g: { sourceRes: string; targetStartMs: number }) => [g.sourceRes, g.targetStartMs];
+    // One FULL target backing off: the other FULL target still goes first.
+    expect(due.groups((res, start) => res === 'MIN5' && start === D0).map(fullLevel)).toEqual([['FULL', D0 + DAY]]);
+    // Both FULL targets backing off (a chunk that keeps failing): MIN5 -> MIN20 is not held back.
+    expect(due.groups((res) => res === 'MIN5').map(fullLevel)).toEqual([['MIN5', D0]]);
+    // Nothing blocked: finest level first, as before.
+    expect(due.groups().map(fullLevel)).toEqual([['FULL', D0], ['FULL', D0 + DAY]]);
+    expect(due.groups(() => true)).toEqual([]);
+  });
+
   it('makes one group per target chunk, sorted by target start, source starts ascending', () => {
     const due = new DueIndex([], NOW);
     // Series 1: three FULL windows on day 0 (added out of order) and one on day 1. Series 2: one on day 0.
