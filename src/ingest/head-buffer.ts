@@ -1,31 +1,8 @@
 // Owns one series' buffer of recent points in one window: append, then sort and de-duplicate.
 import type { SampleColumns, StringColumns } from '../model/bucket.js';
+import { OWN_ARRAYS, type DoubleSource } from './double-slabs.js';
 
 const INITIAL_CAPACITY = 16;
-/** Doubles per slab (1 MiB): head buffers carve their columns out of shared slabs. */
-const SLAB_DOUBLES = 131_072;
-/** Columns longer than this get an array of their own rather than a slab's piece. */
-const SLAB_PIECE_DOUBLES_MAX = SLAB_DOUBLES / 8;
-
-let slab = new Float64Array(SLAB_DOUBLES);
-let slabUsed = 0;
-
-/**
- * Room for n doubles. A typed array of its own costs a backing-store allocation (about a
- * microsecond, and external memory the GC must track); a view into a shared slab costs only the
- * view. A slab is freed once no buffer holds a piece of it; the columns never leave the buffer
- * (samples() copies), so no consumer can see or transfer the slab.
- */
-function doubles(n: number): Float64Array {
-  if (n > SLAB_PIECE_DOUBLES_MAX) return new Float64Array(n);
-  if (slabUsed + n > SLAB_DOUBLES) {
-    slab = new Float64Array(SLAB_DOUBLES);
-    slabUsed = 0;
-  }
-  const piece = slab.subarray(slabUsed, slabUsed + n);
-  slabUsed += n;
-  return piece;
-}
 /** Past this many out-of-order steps a buffer is sorted by comparison rather than by insertion. */
 const INSERTION_SORT_DESCENTS_MAX = 64;
 
@@ -39,11 +16,17 @@ export class HeadBuffer {
   /** True while every append was later than the one before (the common case: no sort needed). */
   ascending = true;
 
-  /** `capacityHint`: how many points the series had in its previous window (saves regrowing). */
-  constructor(capacityHint = INITIAL_CAPACITY) {
+  private readonly room: DoubleSource;
+
+  /**
+   * `capacityHint`: how many points the series had in its previous window (saves regrowing);
+   * `room`: where the columns come from (the head's slabs).
+   */
+  constructor(capacityHint = INITIAL_CAPACITY, room: DoubleSource = OWN_ARRAYS) {
     const capacity = Math.max(INITIAL_CAPACITY, capacityHint);
-    this.timestampsMs = doubles(capacity);
-    this.values = doubles(capacity);
+    this.room = room;
+    this.timestampsMs = room.take(capacity);
+    this.values = room.take(capacity);
   }
 
   /** Appends a point; a NaN value with `text` set is a string point. */
@@ -58,10 +41,10 @@ export class HeadBuffer {
   }
 
   private grow(): void {
-    const ts = doubles(this.timestampsMs.length * 2);
+    const ts = this.room.take(this.timestampsMs.length * 2);
     ts.set(this.timestampsMs);
     this.timestampsMs = ts;
-    const vs = doubles(this.values.length * 2);
+    const vs = this.room.take(this.values.length * 2);
     vs.set(this.values);
     this.values = vs;
   }

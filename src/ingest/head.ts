@@ -2,6 +2,7 @@
 import { alignDown } from '../core/time.js';
 import { LAYOUT } from '../model/resolution.js';
 import type { BatchColumns } from '../storage/wal-record.js';
+import { DoubleSlabs } from './double-slabs.js';
 import { HeadBuffer } from './head-buffer.js';
 
 const CHUNK_WIDTH_MS = LAYOUT.FULL.chunkWidthMs;
@@ -33,6 +34,8 @@ export type SealedCheck = (windowStartMs: number, seq: number) => boolean;
 export class Head {
   readonly windows = new Map<number, HeadWindow>();
   points = 0;
+  /** Where the head's buffers take their columns. */
+  private readonly slabs = new DoubleSlabs();
   /** Points each series had in its last sealed window, by series id: the next buffer's size. */
   private capacityHints = new Uint32Array(1024);
   /**
@@ -81,7 +84,7 @@ export class Head {
   private bufferOf(window: HeadWindow, id: number): HeadBuffer {
     let buffer = window.series.get(id);
     if (buffer === undefined) {
-      buffer = new HeadBuffer(this.capacityHint(id, window.startMs));
+      buffer = new HeadBuffer(this.capacityHint(id, window.startMs), this.slabs);
       window.series.set(id, buffer);
     }
     if (id >= this.lastStarts.length) {

@@ -1,6 +1,7 @@
 // Owns the head buffer's properties: samples() equals a last-write-wins map sorted by time, numbers and strings apart.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DoubleSlabs } from '../../src/ingest/double-slabs.js';
 import { HeadBuffer } from '../../src/ingest/head-buffer.js';
 
 const T0 = Date.UTC(2024, 0, 10, 12);
@@ -63,11 +64,12 @@ describe('HeadBuffer properties', () => {
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.double({ noNaN: true })), { maxLength: 3000 }), fc.integer({ min: 1, max: 3 }), (writes, rounds) => {
         const buffers = new Map<number, HeadBuffer>();
         const model = new Map<number, number[]>();
+        const slabs = new DoubleSlabs();
         // Enough rounds of appends that the slab in use runs out while buffers still grow.
         for (let round = 0; round < rounds; round++) {
           writes.forEach(([id, v], k) => {
             let buffer = buffers.get(id);
-            if (buffer === undefined) buffers.set(id, (buffer = new HeadBuffer(k % 7 === 0 ? 2000 : undefined)));
+            if (buffer === undefined) buffers.set(id, (buffer = new HeadBuffer(k % 7 === 0 ? 2000 : undefined, slabs)));
             const list = model.get(id) ?? [];
             model.set(id, list);
             buffer.append(T0 + list.length, v, undefined);
