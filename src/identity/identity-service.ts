@@ -159,11 +159,9 @@ export class IdentityService {
     return { user: info(record.user), issuedMs: record.issuedMs, expiresMs: record.expiresMs };
   }
 
-  /** Revokes a token; false when it was not live. */
+  /** Revokes a token: one delete by its hash; false when no such token is stored (revoked already, or purged). */
   revoke(token: string): boolean {
-    const live = this.validate(token) !== undefined;
-    const deleted = this.store.deleteToken(sha256(token));
-    return live && deleted;
+    return this.store.deleteToken(sha256(token));
   }
 
   /** Closes the identity file. */

@@ -32,9 +32,9 @@ export function registerChangelogRoutes(app: FastifyInstance, context: ServerCon
         const fromMs = milliseconds(query, 'from');
         const toMs = milliseconds(query, 'to');
         const asked = { ...page, ...(fromMs !== undefined ? { fromMs } : {}), ...(toMs !== undefined ? { toMs } : {}), ...(entityId !== undefined ? { entityId } : {}) };
+        // The window is resolved once: this page and the next link use the same one, even when `to` defaulted to now.
         const window = monitoring.changelogs.window(asked);
-        const found = monitoring.changelogs.list(tenantOf(request), asked);
-        // The next page keeps the window this one resolved, even when `to` defaulted to now.
+        const found = monitoring.changelogs.list(tenantOf(request), { ...asked, ...window });
         return sendList(context, request, reply, found, page, changelogView, { from: String(window.fromMs), to: String(window.toMs) });
       },
     },
