@@ -1,5 +1,5 @@
 // Owns parsing CLI option values (integers, booleans, byte sizes) into numbers with commander's error type.
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 
 /** A parser for an integer option between `min` and `max`. */
 export function integerIn(min: number, max: number): (text: string) => number {
@@ -18,4 +18,9 @@ export function parseBoolean(text: string): boolean {
   if (['true', '1', 'yes', 'on'].includes(value)) return true;
   if (['false', '0', 'no', 'off'].includes(value)) return false;
   throw new InvalidArgumentError('expected true or false');
+}
+
+/** `--data <dir>`, the same for every command: the STRATA_DATA environment variable, else ./data. */
+export function dataOption(description = 'data directory'): Option {
+  return new Option('--data <dir>', description).env('STRATA_DATA').default('./data');
 }

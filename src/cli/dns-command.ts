@@ -1,6 +1,7 @@
 // Owns `strata dns import`: loading domains, subdomains and records from a create-domains JSON file, all or nothing.
 import { readFileSync, statSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
+import { dataOption } from './cli-parsers.js';
 import { systemClock } from '../core/clock.js';
 import { isStrataError, StrataError } from '../core/errors.js';
 import { DNS_IMPORT_BYTES_MAX } from '../dns/dns-limits.js';
@@ -43,7 +44,7 @@ function runImport(file: string, options: ImportOptions): void {
 function importCommand(): Command {
   return new Command('import')
     .description('import domains with their records and subdomains from a JSON file ({"domains": [...]}); all or nothing')
-    .addOption(new Option('--data <dir>', 'data directory').env('STRATA_DATA').default('./data'))
+    .addOption(dataOption())
     .requiredOption('--tenant <tenant>', 'tenant (account) the domains belong to')
     .argument('<file>', 'JSON file in the create-domains shape (see examples/dns-domains.json)')
     .action((file: string, options: ImportOptions) => {

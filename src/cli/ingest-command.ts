@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { SingleBar, Presets } from 'cli-progress';
 import { Command } from 'commander';
+import { dataOption } from './cli-parsers.js';
 import type { Point } from '../model/sample.js';
 import { openStore } from '../store.js';
 import type { Store } from '../store-types.js';
@@ -60,7 +61,7 @@ async function ingestFiles(store: Store, files: string[], tenant: string | undef
 export function ingestCommand(): Command {
   return new Command('ingest')
     .description('load points from files: JSON lines of points, a JSON array (points or Blueflood metrics), or msgpack')
-    .requiredOption('--data <dir>', 'data directory', './data')
+    .addOption(dataOption())
     .option('--tenant <id>', 'tenant for entries without one (Blueflood metrics have none)')
     .argument('<files...>', 'files to load')
     .action(async (files: string[], opts: { data: string; tenant?: string }) => {

@@ -1,5 +1,6 @@
 // Owns `strata query`: runs one query against a data directory and prints the result as JSON.
 import { Command } from 'commander';
+import { dataOption } from './cli-parsers.js';
 import { openStore } from '../store.js';
 import { printError } from './print-error.js';
 import { parseCountArg, parseTimeArg } from './time-arg.js';
@@ -19,7 +20,7 @@ interface QueryOpts {
 export function queryCommand(): Command {
   return new Command('query')
     .description('query one metric of a data directory (the server must not be running on it) and print JSON')
-    .requiredOption('--data <dir>', 'data directory', './data')
+    .addOption(dataOption())
     .requiredOption('--tenant <id>', 'tenant id')
     .requiredOption('--metric <name>', 'metric name')
     .requiredOption('--from <time>', 'range start: ms since the epoch or ISO 8601', parseTimeArg)

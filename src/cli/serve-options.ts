@@ -3,7 +3,7 @@ import { Option } from 'commander';
 import { ADMISSION_SIZE_MAX, HTTP_BODY_BYTES_MAX, INGEST_CONCURRENCY_DEFAULT, INGEST_QUEUE_MAX_DEFAULT, QUERY_CONCURRENCY_DEFAULT, QUERY_QUEUE_MAX_DEFAULT } from '../http/http-limits.js';
 import { DEFAULT_TOKEN_TTL_MS, TOKEN_TTL_MS_MAX, TOKEN_TTL_MS_MIN } from '../identity/identity-service.js';
 import { ROLLUP_WORKERS_MAX } from '../core/limits.js';
-import { integerIn, parseBoolean } from './cli-parsers.js';
+import { dataOption, integerIn, parseBoolean } from './cli-parsers.js';
 
 /** The parsed options of `strata serve`, as commander names them. */
 export interface ServeOptions {
@@ -38,7 +38,7 @@ export function serveOptions(): Option[] {
   return [
     new Option('--host <host>', 'address to listen on').env('STRATA_HOST').default('127.0.0.1'),
     new Option('--port <port>', 'TCP port (0 picks a free one)').env('STRATA_PORT').default(8080).argParser(integerIn(0, 65_535)),
-    new Option('--data <dir>', 'data directory (store files and identity.sqlite)').env('STRATA_DATA').default('./data'),
+    dataOption('data directory (store files and identity.sqlite)'),
     new Option('--public-url <url>', 'base URL clients reach the server at, used in the service catalog (default: the listening address)').env(
       'STRATA_PUBLIC_URL',
     ),

@@ -3,11 +3,8 @@ import { Command, Option } from 'commander';
 import { systemClock } from '../core/clock.js';
 import { openIdentity, type IdentityService } from '../identity/identity-service.js';
 import { ROLES } from '../identity/user-rules.js';
+import { dataOption } from './cli-parsers.js';
 import { printError } from './print-error.js';
-
-function dataOption(): Option {
-  return new Option('--data <dir>', 'data directory').env('STRATA_DATA').default('./data');
-}
 
 function withIdentity(dir: string, work: (identity: IdentityService) => void): void {
   const identity = openIdentity({ dir, clock: systemClock });

@@ -19,10 +19,10 @@ export function requireBuiltCli(): void {
   if (!existsSync(CLI_MAIN)) throw new Error(`${CLI_MAIN} is missing: run npm run build first`);
 }
 
-/** Runs `node dist/src/cli/main.js ...args`; never rejects on a non-zero exit. */
-export function runCli(args: readonly string[]): Promise<CliRun> {
+/** Runs `node dist/src/cli/main.js ...args` (with `env` added to the environment); never rejects on a non-zero exit. */
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((done, fail) => {
-    execFile(process.execPath, [CLI_MAIN, ...args], { timeout: 50_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI_MAIN, ...args], { timeout: 50_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
       if (error !== null && typeof error.code !== 'number') {
         fail(new Error(`could not run the CLI: ${error.message}\n${stderr}`));
         return;

@@ -83,6 +83,12 @@ describe('strata query', () => {
     });
   });
 
+  it('finds the data directory in STRATA_DATA, as every command does, when --data is not given', async () => {
+    const run = await runCli(['query', '--tenant', 't1', '--metric', 'svc.latency', '--from', String(BASE), '--to', String(BASE + HOUR), '--resolution', 'FULL'], { STRATA_DATA: data });
+    expect(run.status).toBe(0);
+    expect((JSON.parse(run.stdout) as QueryJson).values).toHaveLength(20);
+  });
+
   it('returns the average alone by default', async () => {
     const r = await query([...range, '--resolution', 'MIN5']);
     expect(Object.keys(r.values[0] ?? {}).sort()).toEqual(['average', 'numPoints', 'timestamp']);
