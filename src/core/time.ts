@@ -9,12 +9,6 @@ export const HOUR_MS = 60 * MINUTE_MS;
 /** One day in milliseconds. */
 export const DAY_MS = 24 * HOUR_MS;
 
-/** A half-open time range [startMs, endMs). */
-export interface TimeRange {
-  readonly startMs: number;
-  readonly endMs: number;
-}
-
 /** Largest multiple of `widthMs` that is <= `timeMs` (works for negative times too). */
 export function alignDown(timeMs: number, widthMs: number): number {
   return Math.floor(timeMs / widthMs) * widthMs;
@@ -25,10 +19,6 @@ export function alignUp(timeMs: number, widthMs: number): number {
   return Math.ceil(timeMs / widthMs) * widthMs;
 }
 
-/** True when the two half-open ranges share at least one millisecond. */
-export function overlaps(a: TimeRange, b: TimeRange): boolean {
-  return a.startMs < b.endMs && b.startMs < a.endMs;
-}
 
 /** ISO 8601 UTC text of a millisecond timestamp, for messages and file names. */
 export function isoUtc(timeMs: number): string {

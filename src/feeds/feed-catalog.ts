@@ -30,7 +30,3 @@ export const ALERT_CATEGORY_PREFIX = 'monitoring.alerts.';
 /** Every feed, in catalog order. */
 export const FEEDS: readonly FeedInfo[] = [BIGDATA_USAGE_FEED, MONITORING_ALERTS_FEED];
 
-/** The feed at `path`, if the catalog has one. */
-export function feedAt(path: string): FeedInfo | undefined {
-  return FEEDS.find((feed) => feed.path === path);
-}

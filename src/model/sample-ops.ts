@@ -51,5 +51,3 @@ export function concatSamples(parts: readonly SampleColumns[]): SampleColumns {
   return { length: total, timestampsMs: ts, values: vs, strings };
 }
 
-/** Samples with nothing in them. */
-export const EMPTY_SAMPLES: SampleColumns = Object.freeze({ length: 0, timestampsMs: new Float64Array(0), values: new Float64Array(0), strings: null });

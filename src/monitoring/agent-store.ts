@@ -80,7 +80,6 @@ export class AgentStore {
         `INSERT OR REPLACE INTO mon_agent_connection (tenant, agent_id, id, guid, process_version, bundle_version, agent_ip, connected_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      dropConnection: db.prepare('DELETE FROM mon_agent_connection WHERE tenant = ? AND agent_id = ? AND id = ?'),
       connection: db.prepare<[string, string, string], RawConnection>('SELECT * FROM mon_agent_connection WHERE tenant = ? AND agent_id = ? AND id = ?'),
       connections: db.prepare<[string, string, string, number], RawConnection>(
         'SELECT * FROM mon_agent_connection WHERE tenant = ? AND agent_id = ? AND id >= ? ORDER BY id LIMIT ?',
@@ -118,10 +117,6 @@ export class AgentStore {
     this.s.putConnection.run(tenant, c.agentId, c.id, c.guid, c.processVersion, c.bundleVersion, c.agentIp, c.connectedMs);
   }
 
-  /** Forgets a connection that closed. */
-  dropConnection(tenant: string, agentId: string, connectionId: string): boolean {
-    return this.s.dropConnection.run(tenant, agentId, connectionId).changes === 1;
-  }
 
   /** One connection of an agent. */
   connection(tenant: string, agentId: string, connectionId: string): ConnectionRow | undefined {

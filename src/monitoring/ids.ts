@@ -18,8 +18,6 @@ export type IdKind = keyof typeof ID_PREFIX;
 /** Random characters after the prefix: 62^8 ids per kind and tenant make collisions negligible. */
 const ID_RANDOM_LENGTH = 8;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/** What any object id looks like: a two-letter prefix and letters or digits (custom default ids are longer). */
-const ID_PATTERN = /^[a-z]{2}[A-Za-z0-9]{1,62}$/;
 
 /** A new id of `kind`, e.g. `enAb3dE9xQ`. */
 export function newId(kind: IdKind): string {
@@ -38,7 +36,3 @@ export function newUuid(): string {
   return randomUUID();
 }
 
-/** True when `text` could be an object id; anything else cannot name an object and is simply not found. */
-export function looksLikeId(text: string): boolean {
-  return ID_PATTERN.test(text);
-}

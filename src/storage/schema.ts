@@ -32,11 +32,6 @@ function schema(): ParsedSchema {
   return parsed;
 }
 
-/** The schema version this build writes. */
-export function schemaVersion(): number {
-  return schema().version;
-}
-
 /** Creates the tables of `file` when missing; refuses a file written by a newer schema. */
 export function applySchema(db: Database.Database, file: SchemaFile): void {
   const { version, sections } = schema();
