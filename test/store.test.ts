@@ -212,6 +212,25 @@ describe('bad input', () => {
     expect(t.store.stats().headPoints).toBe(0);
   });
 
+  it('keeps a series’ unit when an atomic batch that changed it (twice) is rejected', async () => {
+    t = await openTestStore();
+    await t.store.write([{ tenant: 'acme', metric: 'lat', timestamp: T_NOON - 2000, value: 1, unit: 'ms' }]);
+    await expectCode(
+      t.store.write(
+        [
+          { tenant: 'acme', metric: 'lat', timestamp: T_NOON - 1000, value: 2, unit: 's' },
+          { tenant: 'acme', metric: 'lat', timestamp: T_NOON - 500, value: 3, unit: 'min' },
+          { tenant: 'acme', metric: 'lat', timestamp: T_NOON, value: Infinity },
+        ],
+        { atomic: true },
+      ),
+      'INGEST_POINTS_REJECTED',
+    );
+    expect(t.store.listMetrics('acme').metrics).toEqual([{ name: 'lat', unit: 'ms' }]);
+    await t.store.write([{ tenant: 'acme', metric: 'lat', timestamp: T_NOON, value: 4, unit: 'us' }]);
+    expect(t.store.listMetrics('acme').metrics).toEqual([{ name: 'lat', unit: 'us' }]);
+  });
+
   it('refuses a batch over the batch limit', async () => {
     t = await openTestStore();
     const big = series('big', T_NOON - DAY_MS, 100_001, 1, () => 1);

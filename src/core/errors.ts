@@ -105,7 +105,7 @@ export class StrataError extends Error {
   }
 }
 
-/** True when `error` is a StrataError (also across realms, by shape). */
+/** True when `error` is a StrataError (an instance of this realm's class). */
 export function isStrataError(error: unknown): error is StrataError {
   return error instanceof StrataError;
 }

@@ -121,11 +121,6 @@ export function validateQuery(request: QueryRequest): ValidatedQuery {
   return { tenant, metric, from, to, points, resolution: given, select: parseSelect(request.select) };
 }
 
-/** Time one point of `resolution` stands for when counting points: 30 s for FULL (Blueflood's assumption). */
-function periodMs(resolution: Resolution): number {
-  return resolution === 'FULL' ? FULL_ASSUMED_INTERVAL_MS : bucketWidthMs(resolution);
-}
-
 /**
  * The resolution whose point count over `rangeMs` is nearest to `points`: Blueflood's LINEAR
  * selection, which reproduces the published 48 h table (3168+ FULL, 360 MIN5, 96 MIN20, 30 MIN60,
@@ -135,7 +130,7 @@ export function resolutionForPoints(points: number, rangeMs: number): Resolution
   let closest = Infinity;
   let chosen: Resolution = 'FULL';
   for (const resolution of RESOLUTIONS) {
-    const diff = Math.trunc(Math.abs(points - rangeMs / periodMs(resolution)));
+    const diff = Math.trunc(Math.abs(points - rangeMs / bucketWidthMs(resolution)));
     if (diff >= closest) break;
     closest = diff;
     chosen = resolution;
@@ -155,7 +150,7 @@ export function expectedPointsFor(resolution: Resolution, fromMs: number, toMs: 
 
 /** Longest range one query may cover at `resolution` within QUERY_POINTS_MAX (rollup pieces aligned to their width). */
 export function maxRangeMsFor(resolution: Resolution): number {
-  return QUERY_POINTS_MAX * periodMs(resolution);
+  return QUERY_POINTS_MAX * bucketWidthMs(resolution);
 }
 
 const DURATION_UNITS: readonly (readonly [number, string])[] = [
@@ -196,7 +191,7 @@ export function overLimitMessage(plan: QueryPlan): string {
 }
 
 function pointsReason(points: number, rangeMs: number, chosen: Resolution): string {
-  const offers = RESOLUTIONS.map((r) => `${r} ${formatCount(rangeMs / periodMs(r))}`).join(', ');
+  const offers = RESOLUTIONS.map((r) => `${r} ${formatCount(rangeMs / bucketWidthMs(r))}`).join(', ');
   return (
     `${points} points asked over ${formatDuration(rangeMs)}: ${chosen} is nearest ` +
     `(${offers}; FULL counted at one point per 30 s, ties go to the finer)`

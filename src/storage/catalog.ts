@@ -27,6 +27,8 @@ export class Catalog {
   private readonly upsertSealed: Database.Statement;
   private readonly upsertDue: Database.Statement;
   private readonly deleteDue: Database.Statement;
+  private readonly forgetSealed: Database.Statement;
+  private readonly forgetDue: Database.Statement;
 
   constructor(path: string, durability: Durability) {
     this.db = openDatabase(path, { file: 'catalog', durability });
@@ -39,16 +41,13 @@ export class Catalog {
       'INSERT INTO rollup_due (source_res, source_start_ms, series_id, gen) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET gen = excluded.gen',
     );
     this.deleteDue = this.db.prepare('DELETE FROM rollup_due WHERE source_res = ? AND source_start_ms = ? AND series_id = ? AND gen = ?');
+    this.forgetSealed = this.db.prepare('DELETE FROM sealed WHERE window_start_ms < ? AND through_seq < ?');
+    this.forgetDue = this.db.prepare('DELETE FROM rollup_due WHERE source_res = ? AND source_start_ms < ?');
   }
 
   /** Every registered series. */
   loadSeries(): SeriesRow[] {
     return this.db.prepare('SELECT id, tenant, metric, unit FROM series ORDER BY id').all() as SeriesRow[];
-  }
-
-  /** One series row by id, as persisted. */
-  loadSeriesRow(id: number): SeriesRow | undefined {
-    return this.db.prepare('SELECT id, tenant, metric, unit FROM series WHERE id = ?').get(id) as SeriesRow | undefined;
   }
 
   /** Registers new series and unit changes in one transaction. */
@@ -98,9 +97,8 @@ export class Catalog {
    */
   forgetBefore(fullBeforeMs: number, seqBelow: number, dueBefore: ReadonlyMap<Resolution, number>): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM sealed WHERE window_start_ms < ? AND through_seq < ?').run(fullBeforeMs, seqBelow);
-      const del = this.db.prepare('DELETE FROM rollup_due WHERE source_res = ? AND source_start_ms < ?');
-      for (const [res, before] of dueBefore) del.run(res, before);
+      this.forgetSealed.run(fullBeforeMs, seqBelow);
+      for (const [res, before] of dueBefore) this.forgetDue.run(res, before);
     })();
   }
 

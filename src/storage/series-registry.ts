@@ -10,6 +10,8 @@ export class SeriesRegistry {
   private readonly catalog: Catalog;
   private pendingAdded: SeriesRow[] = [];
   private pendingUnits: SeriesRow[] = [];
+  /** The rows pendingUnits replaced, in the same order (discardPending puts them back). */
+  private replacedRows: SeriesRow[] = [];
 
   constructor(catalog: Catalog) {
     this.catalog = catalog;
@@ -72,6 +74,7 @@ export class SeriesRegistry {
     const row: SeriesRow = { ...old, unit };
     this.rows[id] = row;
     this.pendingUnits.push(row);
+    this.replacedRows.push(old);
   }
 
   /** Forgets registrations not yet persisted (their batch was rejected). */
@@ -81,18 +84,21 @@ export class SeriesRegistry {
       this.rows[row.id] = undefined;
     }
     this.rows.length = this.rows.length - this.pendingAdded.length;
-    for (const row of this.pendingUnits) {
-      const current = this.rows[row.id];
-      if (current !== undefined) this.rows[row.id] = this.catalog.loadSeriesRow(row.id) ?? current;
+    // Newest change first, so a unit changed twice in one batch ends as it was before the batch.
+    for (let k = this.replacedRows.length - 1; k >= 0; k--) {
+      const old = this.replacedRows[k] as SeriesRow;
+      if (this.rows[old.id] !== undefined) this.rows[old.id] = old;
     }
     this.pendingAdded = [];
     this.pendingUnits = [];
+    this.replacedRows = [];
   }
 
   /** Writes pending registrations to the catalog; must run before a WAL record refers to them. */
   persist(): void {
     if (this.pendingAdded.length === 0 && this.pendingUnits.length === 0) return;
     this.catalog.saveSeries(this.pendingAdded, this.pendingUnits);
+    this.replacedRows = [];
     this.pendingAdded = [];
     this.pendingUnits = [];
   }

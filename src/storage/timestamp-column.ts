@@ -13,7 +13,6 @@ export const TIMESTAMP_MAGNITUDE_MAX = SIGNED_MAGNITUDE_MAX;
 //   0      + gamma(L)      a run of L >= 1 zero D (regular spacing): a whole regular chunk of
 //                          240 points costs 16 bits; Gorilla's one bit a point would be 30
 //   10     + 7 bits        zigzagged D up to 64 ms of jitter
-//   10     + 7 bits        |D| up to 64 ms of jitter
 //   110    + 14 bits       zigzagged D up to 8 s
 //   1110   + 20 bits       zigzagged D up to 8.7 min
 //   11110  + 32 bits       zigzagged D up to 24 days
