@@ -1,5 +1,6 @@
 // Owns `strata plan`: prints the query planner's decision as JSON, without reading data.
 import { Command } from 'commander';
+import { QUERY_POINTS_MAX } from '../core/limits.js';
 import { planQuery } from '../query/planner.js';
 import { resolveRetention } from '../retention/policy.js';
 import { parseCountArg, parseTimeArg } from './time-arg.js';
@@ -21,7 +22,7 @@ export function planCommand(): Command {
           opts.now ?? Date.now(),
           resolveRetention(),
         );
-        process.stdout.write(`${JSON.stringify({ ...plan, pointsMax: 1440 }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...plan, pointsMax: QUERY_POINTS_MAX }, null, 2)}\n`);
       } catch (error) {
         printError(error);
       }

@@ -1,5 +1,6 @@
 // Owns the XML views of the domain-listing API, in the reference's namespace, built with a real XML builder.
 import { XMLBuilder } from 'fast-xml-parser';
+import { ATOM_NS } from '../feeds/atom-view.js';
 import { xmlDate } from './dns-dates.js';
 import type { LinkedPage } from './dns-json-view.js';
 import type { DnsLink } from './dns-paging.js';
@@ -8,7 +9,6 @@ import type { DnsRecord, Domain } from './dns-types.js';
 /** The namespace of the domain-listing API's XML. */
 export const DNS_NS = 'http://docs.rackspacecloud.com/dns/api/v1.0';
 /** The Atom namespace, which links are in (prefix ns2, as the reference writes them). */
-const ATOM_NS = 'http://www.w3.org/2005/Atom';
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true });
 const DECLARATION = { '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8', '@_standalone': 'yes' } };

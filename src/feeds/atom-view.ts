@@ -4,6 +4,7 @@ import { atomContentEncoding, type FeedEntry } from './feed-entry.js';
 import type { FeedInfo } from './feed-catalog.js';
 import type { FeedPage } from './feeds-service.js';
 import { entryHref, feedId, linkHref, type FeedAddress } from './feed-links.js';
+import { isoUtc } from '../core/time.js';
 
 /** The Atom namespace. */
 export const ATOM_NS = 'http://www.w3.org/2005/Atom';
@@ -12,10 +13,6 @@ export const APP_NS = 'http://www.w3.org/2007/app';
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, suppressEmptyNode: true });
 const DECLARATION = { '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' } };
-
-function iso(timeMs: number): string {
-  return new Date(timeMs).toISOString();
-}
 
 function contentNode(entry: FeedEntry): Record<string, string> | undefined {
   if (entry.content === undefined) return undefined;
@@ -32,8 +29,8 @@ function entryNode(address: FeedAddress, entry: FeedEntry): Record<string, unkno
     title: { '@_type': 'text', '#text': entry.title },
     ...(content !== undefined ? { content } : {}),
     link: [{ '@_href': entryHref(address, entry.id), '@_rel': 'self' }],
-    updated: iso(entry.updatedMs),
-    published: iso(entry.updatedMs),
+    updated: isoUtc(entry.updatedMs),
+    published: isoUtc(entry.updatedMs),
   };
 }
 
@@ -50,7 +47,7 @@ export function atomFeed(address: FeedAddress, feed: FeedInfo, page: FeedPage, n
       link: page.links.map((link) => ({ '@_href': linkHref(address, link.request), '@_rel': link.rel })),
       id: feedId(address),
       title: { '@_type': 'text', '#text': feed.title },
-      updated: iso(first?.updatedMs ?? nowMs),
+      updated: isoUtc(first?.updatedMs ?? nowMs),
       author: { name: 'Strata' },
       entry: page.entries.map((entry) => entryNode(address, entry)),
     },

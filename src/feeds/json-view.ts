@@ -4,10 +4,7 @@ import type { FeedEntry } from './feed-entry.js';
 import type { FeedPage } from './feeds-service.js';
 import { entryHref, feedId, linkHref, type FeedAddress } from './feed-links.js';
 import { ATOM_NS } from './atom-view.js';
-
-function iso(timeMs: number): string {
-  return new Date(timeMs).toISOString();
-}
+import { isoUtc } from '../core/time.js';
 
 function entryObject(address: FeedAddress, entry: FeedEntry): Record<string, unknown> {
   return {
@@ -18,8 +15,8 @@ function entryObject(address: FeedAddress, entry: FeedEntry): Record<string, unk
     // JSON carries text as it is: Base64 is only Atom's way of putting non-text content in XML.
     ...(entry.content !== undefined ? { content: { type: entry.content.type, '@text': entry.content.text } } : {}),
     link: [{ href: entryHref(address, entry.id), rel: 'self' }],
-    updated: iso(entry.updatedMs),
-    published: iso(entry.updatedMs),
+    updated: isoUtc(entry.updatedMs),
+    published: isoUtc(entry.updatedMs),
   };
 }
 
@@ -31,7 +28,7 @@ export function jsonFeed(address: FeedAddress, feed: FeedInfo, page: FeedPage, n
       link: page.links.map((link) => ({ href: linkHref(address, link.request), rel: link.rel })),
       id: feedId(address),
       title: { type: 'text', '@text': feed.title },
-      updated: iso(page.entries[0]?.updatedMs ?? nowMs),
+      updated: isoUtc(page.entries[0]?.updatedMs ?? nowMs),
       entry: page.entries.map((entry) => entryObject(address, entry)),
     },
   };

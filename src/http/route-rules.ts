@@ -14,6 +14,8 @@ export type WorkKind = 'ingest' | 'query';
 
 /** Media types Strata reads and writes. */
 export const JSON_TYPE = 'application/json';
+/** XML, as the feeds and domain-listing APIs also answer. */
+export const XML_TYPE = 'application/xml';
 /** msgpack, for fast ingest clients (msgpackr). */
 export const MSGPACK_TYPE = 'application/x-msgpack';
 

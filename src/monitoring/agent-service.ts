@@ -1,6 +1,7 @@
 // Owns agents (listed while connected within 30 days), their connections, and agent tokens.
-import { createHmac, createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
+import { sha256 } from '../identity/secrets.js';
 import type { AgentRow, AgentTokenRow, ConnectionRow } from './agent-store.js';
 import { isAgentId } from './agent-rules.js';
 import { bodyObject, onlyKeys, optionalLabel, present } from './field-rules.js';
@@ -17,10 +18,6 @@ export interface AgentTokenView {
   readonly label: string | null;
   readonly createdMs: number;
   readonly updatedMs: number;
-}
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
 }
 
 /** Agents, connections and agent tokens of a tenant. */

@@ -1,4 +1,5 @@
 // Owns the eight notification types of spec 2.5 and the parameters each lists (operations 7 and 8).
+import { ALERT_CATEGORY_PREFIX } from '../feeds/feed-catalog.js';
 
 /** One parameter of a notification type as operation 7 lists it. */
 export interface NotificationField {
@@ -18,8 +19,6 @@ export const NOTIFICATION_TYPE_IDS = ['webhook', 'email', 'incidentA', 'sms', 'm
 /** A notification type id. */
 export type NotificationTypeId = (typeof NOTIFICATION_TYPE_IDS)[number];
 
-/** Prefix every eventFeed category is delivered with (spec 2.5 and 6.2). */
-export const EVENT_FEED_CATEGORY_PREFIX = 'monitoring.alerts.';
 
 const TYPES: Readonly<Record<NotificationTypeId, readonly NotificationField[] | null>> = {
   webhook: [{ name: 'url', description: 'HTTP or HTTPS URL that receives each notification as a JSON POST.', optional: false }],
@@ -32,7 +31,7 @@ const TYPES: Readonly<Record<NotificationTypeId, readonly NotificationField[] | 
   managed: null,
   technicalContactsEmail: null,
   eventFeed: [
-    { name: 'category', description: `Category of the feed entry; it is delivered as ${EVENT_FEED_CATEGORY_PREFIX}<category>.`, optional: false },
+    { name: 'category', description: `Category of the feed entry; it is delivered as ${ALERT_CATEGORY_PREFIX}<category>.`, optional: false },
   ],
   incidentB: [
     { name: 'api_key', description: 'API key of the incident-management integration, in UUID version 4 format.', optional: false },

@@ -5,8 +5,8 @@ import { DNS_NS } from '../../../dns/dns-xml-view.js';
 import { toErrorView, type ErrorView } from '../../error-view.js';
 import { faultName } from '../../fault-names.js';
 import { RETRY_AFTER_SECONDS } from '../../http-limits.js';
-import { JSON_TYPE } from '../../route-rules.js';
-import { answerDnsType, XML_TYPE } from './dns-media.js';
+import { JSON_TYPE, XML_TYPE } from '../../route-rules.js';
+import { answerDnsType } from './dns-media.js';
 
 /** The DNS API's own fault names; the rest are shared (fault-names.ts), 500 and unknowns are dnsFault. */
 const DNS_FAULT_NAMES: Readonly<Record<number, string>> = { 409: 'itemAlreadyExists' };

@@ -1,10 +1,9 @@
 // Owns the media types of the domain-listing API (JSON by default, XML on request) and its version header.
 import type { FastifyRequest } from 'fastify';
 import { preferredType } from '../../media-choice.js';
-import { JSON_TYPE } from '../../route-rules.js';
+import { JSON_TYPE, XML_TYPE } from '../../route-rules.js';
 
 /** XML, the domain-listing API's second format. */
-export const XML_TYPE = 'application/xml';
 /** What DNS routes answer with; JSON is the default (spec 5.3). */
 export const DNS_PRODUCES: readonly [string, ...string[]] = [JSON_TYPE, XML_TYPE];
 /** The header every DNS response carries (spec 9). */

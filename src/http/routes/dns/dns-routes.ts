@@ -9,7 +9,8 @@ import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
 import { sendDnsError } from './dns-fault.js';
-import { answerDnsType, API_VERSION_HEADER, DNS_API_VERSION, DNS_PRODUCES, XML_TYPE } from './dns-media.js';
+import { XML_TYPE } from '../../route-rules.js';
+import { answerDnsType, API_VERSION_HEADER, DNS_API_VERSION, DNS_PRODUCES } from './dns-media.js';
 
 /** Where the API lives; the version is part of the path (spec 9). */
 export const DNS_PREFIX = '/dns/v1.0';

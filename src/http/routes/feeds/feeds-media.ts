@@ -1,6 +1,6 @@
 // Owns the media types of the event-feed API and which of them a request gets.
 import type { FastifyRequest } from 'fastify';
-import { JSON_TYPE } from '../../route-rules.js';
+import { JSON_TYPE, XML_TYPE } from '../../route-rules.js';
 import { preferredType } from '../../media-choice.js';
 
 /** An Atom feed or entry document. */
@@ -12,7 +12,6 @@ export const ATOM_JSON_TYPE = 'application/vnd.rackspace.atom+json';
 /** The reference's JSON form of a service document. */
 export const ATOM_SERVICE_JSON_TYPE = 'application/vnd.rackspace.atomsvc+json';
 /** Plain XML, answered with the Atom document. */
-export const XML_TYPE = 'application/xml';
 
 /** What feed and entry routes answer with; the first is the default. */
 export const FEED_PRODUCES: readonly [string, ...string[]] = [ATOM_TYPE, XML_TYPE, JSON_TYPE, ATOM_JSON_TYPE];
