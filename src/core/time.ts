@@ -20,6 +20,14 @@ export function alignUp(timeMs: number, widthMs: number): number {
 }
 
 
+/** Largest |ms| a Date can hold (±100,000,000 days around the epoch). */
+const DATE_MS_MAX = 8.64e15;
+
+/** ISO 8601 UTC text of a timestamp for messages, or `<n> ms` for one no Date can hold. */
+export function isoOrMs(timeMs: number): string {
+  return Math.abs(timeMs) <= DATE_MS_MAX ? isoUtc(timeMs) : `${timeMs} ms`;
+}
+
 /** ISO 8601 UTC text of a millisecond timestamp, for messages and file names. */
 export function isoUtc(timeMs: number): string {
   return new Date(timeMs).toISOString();

@@ -7,7 +7,7 @@ import {
   TENANT_LENGTH_MAX,
   UNIT_LENGTH_MAX,
 } from '../core/limits.js';
-import { isoUtc } from '../core/time.js';
+import { isoOrMs, isoUtc } from '../core/time.js';
 import { PointColumnsBuilder, type PointColumns } from '../model/point-columns.js';
 import type { Point } from '../model/sample.js';
 import type { SeriesRegistry } from '../storage/series-registry.js';
@@ -67,16 +67,12 @@ function timestampProblem(t: unknown, bounds: TimeBounds): Problem | undefined {
       ? ' It looks like seconds; timestamps are milliseconds since the epoch.'
       : '';
   if (t < bounds.oldestMs) {
-    return ['INGEST_TIMESTAMP_TOO_OLD', 'timestamp', `timestamp ${t} (${safeIso(t)}) is older than the FULL retention allows (oldest accepted ${isoUtc(bounds.oldestMs)}).${hint}`];
+    return ['INGEST_TIMESTAMP_TOO_OLD', 'timestamp', `timestamp ${t} (${isoOrMs(t)}) is older than the FULL retention allows (oldest accepted ${isoUtc(bounds.oldestMs)}).${hint}`];
   }
   if (t > bounds.newestMs) {
-    return ['INGEST_TIMESTAMP_IN_FUTURE', 'timestamp', `timestamp ${t} (${safeIso(t)}) is more than ${INGEST_FUTURE_SKEW_MS} ms in the future.${hint}`];
+    return ['INGEST_TIMESTAMP_IN_FUTURE', 'timestamp', `timestamp ${t} (${isoOrMs(t)}) is more than ${INGEST_FUTURE_SKEW_MS} ms in the future.${hint}`];
   }
   return undefined;
-}
-
-function safeIso(t: number): string {
-  return Math.abs(t) <= 8.64e15 ? isoUtc(t) : 'out of range';
 }
 
 function metricProblem(metric: unknown): Problem | undefined {

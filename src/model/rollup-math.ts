@@ -2,6 +2,7 @@
 import { AssertionFailure, assert } from '../core/assert.js';
 import { alignDown } from '../core/time.js';
 import type { BucketColumns, SampleColumns } from './bucket.js';
+import { firstAtOrAfter } from './sample-ops.js';
 
 /** Bucket columns being filled: the length grows as buckets are written. */
 type MutableBucketColumns = Omit<BucketColumns, 'length'> & { length: number };
@@ -184,25 +185,13 @@ export function bucketsFromBuckets(child: BucketColumns, widthMs: number): Bucke
   return finishBuckets(out);
 }
 
-/** Index of the first bucket whose start is >= timeMs (binary search; starts ascend). */
-function firstAtOrAfter(buckets: BucketColumns, timeMs: number): number {
-  let lo = 0;
-  let hi = buckets.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((buckets.startsMs[mid] as number) < timeMs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * The buckets whose start lies in [fromMs, toMs). The result shares memory with `buckets`
  * (typed-array views), so slicing costs nothing; copy it before changing either.
  */
 export function sliceBuckets(buckets: BucketColumns, fromMs: number, toMs: number): BucketColumns {
-  const lo = firstAtOrAfter(buckets, fromMs);
-  const hi = Math.max(lo, firstAtOrAfter(buckets, toMs));
+  const lo = firstAtOrAfter(buckets.startsMs, buckets.length, fromMs);
+  const hi = Math.max(lo, firstAtOrAfter(buckets.startsMs, buckets.length, toMs));
   return {
     length: hi - lo,
     startsMs: buckets.startsMs.subarray(lo, hi),

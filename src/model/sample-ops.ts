@@ -1,7 +1,8 @@
 // Owns slicing and concatenating sample columns (pure; typed-array copies, no per-sample objects).
 import type { SampleColumns, StringColumns } from './bucket.js';
 
-function firstAtOrAfter(ts: Float64Array, length: number, timeMs: number): number {
+/** The first index below `length` whose time is >= timeMs (binary search over ascending times). */
+export function firstAtOrAfter(ts: Float64Array, length: number, timeMs: number): number {
   let lo = 0;
   let hi = length;
   while (lo < hi) {

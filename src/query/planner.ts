@@ -2,7 +2,7 @@
 import { assert } from '../core/assert.js';
 import { StrataError } from '../core/errors.js';
 import { QUERY_POINTS_MAX } from '../core/limits.js';
-import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, isoUtc } from '../core/time.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, isoOrMs } from '../core/time.js';
 import {
   FULL_ASSUMED_INTERVAL_MS,
   RESOLUTIONS,
@@ -172,10 +172,6 @@ function formatDuration(ms: number): string {
 }
 
 /** ISO text of an instant, or its ms where Date cannot represent it (beyond ±8.64e15 ms, yet a safe integer). */
-function formatInstant(timeMs: number): string {
-  return Math.abs(timeMs) <= 8.64e15 ? isoUtc(timeMs) : `${timeMs} ms`;
-}
-
 function formatCount(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
@@ -247,7 +243,7 @@ export function planQuery(request: QueryRequest, nowMs: number, retention: Reten
   if (servedFrom >= to) {
     reasons.push(`${resolution} keeps ${formatDuration(retention[resolution])}; the whole range has expired, so the result is empty`);
   } else if (servedFrom > from) {
-    reasons.push(`${resolution} keeps ${formatDuration(retention[resolution])}; data before ${formatInstant(servedFrom)} has expired and is not served`);
+    reasons.push(`${resolution} keeps ${formatDuration(retention[resolution])}; data before ${isoOrMs(servedFrom)} has expired and is not served`);
   }
 
   const expectedPoints = expectedPointsFor(resolution, from, to);
