@@ -25,5 +25,10 @@ describe('API families', () => {
     expect(familyOf('/ingest/v2.0/t/ingest')).toBe('ingest');
     expect(familyOf('/metrics/v2.0/t/views/x')).toBe('metrics');
     expect(familyOf('/monitoring/v1.0/t/entities')).toBe('metrics');
+    expect(familyOf('/feeds/t/usagesummary')).toBe('feeds');
+    expect(familyOf('/feeds')).toBe('feeds');
+    expect(familyOf('/feedsx/t')).toBe('metrics');
+    expect(familyOf('/dns/v1.0/t/domains?limit=1')).toBe('dns');
+    expect(familyOf('/v2.0?x=1')).toBe('identity');
   });
 });

@@ -130,6 +130,15 @@ describe('event feeds over HTTP', () => {
     expect(xml.parse(xmlError.text).error.code).toBe(401);
   });
 
+  it('answers an unknown URL under /feeds with a 404 in the feeds error shape, not another API’s', async () => {
+    const json = await call(h, 'GET', '/feeds/t1/no/such/feed', { headers: { ...basic('alice', KEYS.alice), accept: 'application/json' } });
+    expect(json.status).toBe(404);
+    expect(json.json).toMatchObject({ error: { code: '404', details: { code: 'HTTP_ROUTE_NOT_FOUND' } } });
+    const asXml = await call(h, 'GET', '/feeds/t1/no/such/feed', { headers: basic('alice', KEYS.alice) });
+    expect(asXml.status).toBe(404);
+    expect(xml.parse(asXml.text).error.code).toBe(404);
+  });
+
   it('answers 400 for bad page parameters, unknown markers and bad entries', async () => {
     const bad = ['limit=0', 'limit=1001', 'limit=x', 'direction=sideways', 'marker=bogus', 'marker=urn:uuid:00000000-0000-4000-8000-000000000000', 'search=(cat=x)', 'startingAt=2020-01-01T00:00:00Z'];
     for (const query of bad) {

@@ -4,12 +4,10 @@ import { pageLinks, parseWindow } from '../../../dns/dns-paging.js';
 import { domainDetailJson, domainsJson, recordsJson, type LinkedPage } from '../../../dns/dns-json-view.js';
 import type { DnsRecord, Domain, Page, PageWindow } from '../../../dns/dns-types.js';
 import { domainDetailXml, domainsXml, recordsXml } from '../../../dns/dns-xml-view.js';
-import { httpError } from '../../http-errors.js';
+import { sendNotFound } from '../../error-response.js';
 import { defineResource } from '../../route-table.js';
-import type { RouteRules } from '../../route-rules.js';
+import { XML_TYPE, type RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
-import { sendDnsError } from './dns-fault.js';
-import { XML_TYPE } from '../../route-rules.js';
 import { answerDnsType, API_VERSION_HEADER, DNS_API_VERSION, DNS_PRODUCES } from './dns-media.js';
 
 /** Where the API lives; the version is part of the path (spec 9). */
@@ -92,10 +90,8 @@ export function registerDnsRoutes(app: FastifyInstance, context: ServerContext):
       scope.addHook('onSend', async (_request, reply) => {
         void reply.header(API_VERSION_HEADER, DNS_API_VERSION);
       });
-      scope.setErrorHandler((error, request, reply) => sendDnsError(request, reply, error));
-      scope.setNotFoundHandler((request, reply) =>
-        sendDnsError(request, reply, httpError('HTTP_ROUTE_NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0] ?? ''}.`)),
-      );
+      // Inside the scope so that a 404 also carries X-API-VERSION; the body is the DNS fault (sendError by family).
+      scope.setNotFoundHandler((request, reply) => sendNotFound(request, reply));
       const list = { GET: { rules: READ_RULES, handler: (request: FastifyRequest, reply: FastifyReply) => listDomains(context, request, reply) } };
       defineResource(scope, '/:tenant/domains', list);
       defineResource(scope, '/:tenant/domains/', list);

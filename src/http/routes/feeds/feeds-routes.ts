@@ -13,7 +13,6 @@ import { httpError } from '../../http-errors.js';
 import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
-import { sendFeedsError } from './feeds-fault.js';
 import { answerType, ATOM_TYPE, ENTRY_BODY_TYPES, FEED_PRODUCES, isJsonType, SERVICE_PRODUCES } from './feeds-media.js';
 
 /** Reading a tenant's feeds: token or basic credentials of that tenant (spec 5.2). */
@@ -77,12 +76,11 @@ async function oneEntry(context: ServerContext, feed: FeedInfo, request: Fastify
   return sendEntry(reply, request, addressOf(context, request, feed), entry, 200);
 }
 
-/** Registers the event-feed routes in their own scope: Atom body parsing and the feeds error shape apply only here. */
+/** Registers the event-feed routes in their own scope, where Atom bodies are parsed (errors take the feeds shape by URL, in sendError). */
 export function registerFeedRoutes(app: FastifyInstance, context: ServerContext): void {
   void app.register(async (scope) => {
     // The server keeps bodies raw; Atom and the vendor JSON type need the same treatment here.
     scope.addContentTypeParser(ENTRY_BODY_TYPES.filter((t) => t !== 'application/json'), { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.setErrorHandler((error, request, reply) => sendFeedsError(request, reply, error));
     const catalogSpec = { GET: { rules: CATALOG_RULES, handler: (request: FastifyRequest, reply: FastifyReply) => catalog(context, request, reply) } };
     defineResource(scope, '/feeds/:tenant/', catalogSpec);
     defineResource(scope, '/feeds/:tenant', catalogSpec);
