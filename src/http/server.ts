@@ -100,6 +100,9 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
   // Services not handed in are kept in memory and belong to this server: it closes them.
   const owned: { close(): void }[] = [];
   const own = <T extends { close(): void }>(service: T): T => (owned.push(service), service);
+  // Links use the configured base URL, else the address listened on: read once (getsockname) after listen, not per response.
+  const configuredUrl = config.publicUrl?.replace(/\/+$/, '');
+  let listenedUrl: string | undefined;
   const context: ServerContext = {
     store: options.store,
     identity: options.identity,
@@ -111,7 +114,7 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     decoder,
     metrics: createServerMetrics(options.store, admission, { processMetrics: config.processMetrics }),
     clock,
-    publicUrl: () => (config.publicUrl ?? listeningUrl(app)).replace(/\/+$/, ''),
+    publicUrl: () => configuredUrl ?? (listenedUrl ??= app.server.listening ? listeningUrl(app) : undefined) ?? listeningUrl(app),
   };
   app.decorate('strata', context);
   app.addHook('onClose', async () => {

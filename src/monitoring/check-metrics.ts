@@ -1,6 +1,6 @@
 // Owns the check-metric naming scheme in the engine (<entityId>.<checkId>.<metric>) and listing a check's metrics.
 import { METRIC_NAME_LENGTH_MAX } from '../core/limits.js';
-import type { MetricInfo, Store } from '../store-types.js';
+import type { Store } from '../store-types.js';
 import type { ChangelogStore } from './changelog-store.js';
 import { METRIC_TYPE_INFERENCE_WINDOW_MS } from './monitoring-limits.js';
 import type { Page, PageRequest } from './paging.js';
@@ -72,13 +72,14 @@ export async function listCheckMetrics(
   const after = page.marker === undefined ? undefined : nameBefore(prefix + page.marker);
   const found = engine.listMetrics(scope.tenant, { glob: `${prefix}*`, limit: page.limit, ...(after !== undefined ? { after } : {}) });
   const declared = types.metricTypes(scope.tenant, scope.entityId, scope.checkId);
-  const values = await Promise.all(
-    found.metrics.map(async (metric: MetricInfo): Promise<CheckMetric> => {
-      const name = metric.name.slice(prefix.length);
-      const type = declared.get(name) ?? (await inferType(engine, scope.tenant, metric.name, scope.nowMs));
-      return { name, unit: metric.unit ?? UNKNOWN_UNIT, type };
-    }),
-  );
+  // One inference query at a time: the request holds one query admission slot, so it must not
+  // fan out into a page's worth (up to LIST_LIMIT_MAX) of engine queries at once.
+  const values: CheckMetric[] = [];
+  for (const metric of found.metrics) {
+    const name = metric.name.slice(prefix.length);
+    const type = declared.get(name) ?? (await inferType(engine, scope.tenant, metric.name, scope.nowMs));
+    values.push({ name, unit: metric.unit ?? UNKNOWN_UNIT, type });
+  }
   // The engine pages after its last name; the API's next marker is the next page's first name.
   let nextMarker: string | null = null;
   if (found.nextAfter !== null) {
