@@ -23,6 +23,13 @@ export interface DueGroup {
 export class DueIndex {
   private readonly bySource = new Map<Resolution, Map<number, Map<number, DueEntry>>>();
   private gen = 0;
+  /**
+   * Groups per source resolution, built on first ask and dropped on any change: the scheduler asks
+   * every second and after every finished task, and building them walks every due entry.
+   */
+  private readonly built = new Map<Resolution, DueGroup[]>();
+  /** oldestAddedMs's answer until an entry goes; null when it must be recomputed. */
+  private oldest: number | undefined | null = null;
 
   constructor(rows: readonly DueRow[], nowMs: number) {
     for (const res of RESOLUTIONS) this.bySource.set(res, new Map());
@@ -39,7 +46,18 @@ export class DueIndex {
       windows = new Map();
       bySeries.set(seriesId, windows);
     }
+    const replaced = windows.get(startMs) !== undefined;
     windows.set(startMs, entry);
+    this.built.delete(res);
+    // A re-marked entry takes a later time, which may move the oldest: recompute then.
+    if (replaced) this.oldest = null;
+    else if (this.oldest !== null) this.oldest = this.oldest === undefined ? entry.addedMs : Math.min(this.oldest, entry.addedMs);
+  }
+
+  /** Forgets what was derived from the entries of `res` after some of them went. */
+  private removed(res: Resolution): void {
+    this.built.delete(res);
+    this.oldest = null;
   }
 
   /** Marks source chunks as changed; returns the rows to persist (new generations). */
@@ -61,6 +79,7 @@ export class DueIndex {
       if (windows?.get(row.sourceStartMs)?.gen !== row.gen) continue;
       windows.delete(row.sourceStartMs);
       if (windows.size === 0) this.bySource.get(row.sourceRes)?.delete(row.seriesId);
+      this.removed(row.sourceRes);
     }
   }
 
@@ -77,12 +96,14 @@ export class DueIndex {
 
   /** Clock time the oldest due entry was recorded, or undefined. */
   oldestAddedMs(): number | undefined {
+    if (this.oldest !== null) return this.oldest;
     let oldest: number | undefined;
     for (const bySeries of this.bySource.values()) {
       for (const windows of bySeries.values()) {
         for (const e of windows.values()) if (oldest === undefined || e.addedMs < oldest) oldest = e.addedMs;
       }
     }
+    this.oldest = oldest;
     return oldest;
   }
 
@@ -93,6 +114,7 @@ export class DueIndex {
       for (const start of windows.keys()) if (start < beforeMs) windows.delete(start);
       if (windows.size === 0) bySeries.delete(id);
     }
+    this.removed(sourceRes);
   }
 
   /**
@@ -105,35 +127,45 @@ export class DueIndex {
    */
   groups(blocked?: (targetRes: RollupResolution, targetStartMs: number) => boolean): DueGroup[] {
     for (const sourceRes of RESOLUTIONS) {
-      const targetRes = coarserOf(sourceRes);
-      const bySeries = this.bySource.get(sourceRes) as Map<number, Map<number, DueEntry>>;
-      if (targetRes === undefined || bySeries.size === 0) continue;
-      const targetWidth = LAYOUT[targetRes].chunkWidthMs;
-      const byTarget = new Map<number, DueGroup[]>();
-      for (const [id, windows] of bySeries) {
-        const perTarget = new Map<number, number[]>();
-        for (const start of windows.keys()) {
-          const target = alignDown(start, targetWidth);
-          const list = perTarget.get(target);
-          if (list === undefined) perTarget.set(target, [start]);
-          else list.push(start);
-        }
-        for (const [target, starts] of perTarget) {
-          const groups = byTarget.get(target) ?? [];
-          byTarget.set(target, groups);
-          let group = groups[groups.length - 1];
-          if (group === undefined || group.series.length >= ROLLUP_TASK_SERIES_MAX) {
-            group = { sourceRes, targetRes, targetStartMs: target, series: [], rows: [] };
-            groups.push(group);
-          }
-          starts.sort((a, b) => a - b);
-          group.series.push({ id, sourceStartsMs: starts });
-          for (const s of starts) group.rows.push({ sourceRes, sourceStartMs: s, seriesId: id, gen: (windows.get(s) as DueEntry).gen });
-        }
-      }
-      const open = [...byTarget.values()].flat().filter((g) => blocked === undefined || !blocked(g.targetRes, g.targetStartMs));
-      if (open.length > 0) return open.sort((a, b) => a.targetStartMs - b.targetStartMs);
+      const level = this.levelGroups(sourceRes);
+      const open = blocked === undefined ? level : level.filter((g) => !blocked(g.targetRes, g.targetStartMs));
+      if (open.length > 0) return open;
     }
     return [];
+  }
+
+  /** The groups of one source resolution, sorted by target start (built once per change). */
+  private levelGroups(sourceRes: Resolution): DueGroup[] {
+    const cached = this.built.get(sourceRes);
+    if (cached !== undefined) return cached;
+    const targetRes = coarserOf(sourceRes);
+    const bySeries = this.bySource.get(sourceRes) as Map<number, Map<number, DueEntry>>;
+    if (targetRes === undefined || bySeries.size === 0) return [];
+    const targetWidth = LAYOUT[targetRes].chunkWidthMs;
+    const byTarget = new Map<number, DueGroup[]>();
+    for (const [id, windows] of bySeries) {
+      const perTarget = new Map<number, number[]>();
+      for (const start of windows.keys()) {
+        const target = alignDown(start, targetWidth);
+        const list = perTarget.get(target);
+        if (list === undefined) perTarget.set(target, [start]);
+        else list.push(start);
+      }
+      for (const [target, starts] of perTarget) {
+        const groups = byTarget.get(target) ?? [];
+        byTarget.set(target, groups);
+        let group = groups[groups.length - 1];
+        if (group === undefined || group.series.length >= ROLLUP_TASK_SERIES_MAX) {
+          group = { sourceRes, targetRes, targetStartMs: target, series: [], rows: [] };
+          groups.push(group);
+        }
+        starts.sort((a, b) => a - b);
+        group.series.push({ id, sourceStartsMs: starts });
+        for (const s of starts) group.rows.push({ sourceRes, sourceStartMs: s, seriesId: id, gen: (windows.get(s) as DueEntry).gen });
+      }
+    }
+    const level = [...byTarget.values()].flat().sort((a, b) => a.targetStartMs - b.targetStartMs);
+    this.built.set(sourceRes, level);
+    return level;
   }
 }

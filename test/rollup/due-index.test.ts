@@ -217,3 +217,29 @@ describe('forgetBefore and oldestAddedMs', () => {
     expect(due.oldestAddedMs()).toBe(NOW + 50);
   });
 });
+
+describe('derived answers stay current', () => {
+  it('rebuilds groups after every add, consume and forget, and keeps the oldest time right through re-marks', () => {
+    const due = new DueIndex([], NOW);
+    expect(due.oldestAddedMs()).toBeUndefined();
+    due.add('FULL', D0, [1], NOW - 50);
+    due.add('FULL', D0 + 4 * HOUR, [2], NOW - 40);
+    const first = due.groups();
+    expect(due.groups()).toBe(first);
+    expect(first.flatMap((g) => g.rows.map((r) => r.seriesId))).toEqual([1, 2]);
+    expect(due.oldestAddedMs()).toBe(NOW - 50);
+    // Re-marking series 1 moves its time forward: the oldest is now series 2's.
+    due.add('FULL', D0, [1], NOW - 10);
+    expect(due.oldestAddedMs()).toBe(NOW - 40);
+    const second = due.groups();
+    expect(second).not.toBe(first);
+    expect(second[0]?.rows.find((r) => r.seriesId === 1)?.gen).toBe(3);
+    due.consume(second.flatMap((g) => g.rows).filter((r) => r.seriesId === 2));
+    expect(due.groups().flatMap((g) => g.rows.map((r) => r.seriesId))).toEqual([1]);
+    expect(due.oldestAddedMs()).toBe(NOW - 10);
+    due.forgetBefore('FULL', D0 + DAY);
+    expect(due.groups()).toEqual([]);
+    expect(due.oldestAddedMs()).toBeUndefined();
+  });
+});
+
