@@ -206,12 +206,12 @@ class EngineStore implements Store {
     }
     const pattern = options.glob === undefined ? undefined : globToRegExp(options.glob);
     const after = options.after;
-    const names = [...this.registry.metricsOf(tenant).keys()]
-      .filter((name) => (after === undefined || name > after) && (pattern === undefined || pattern.test(name)))
-      .sort();
-    const page = names.slice(0, limit);
-    const metrics = page.map((name) => ({ name, unit: this.registry.row(this.registry.lookup(tenant, name) as number)?.unit ?? null }));
-    return { metrics, nextAfter: names.length > limit ? (page[page.length - 1] as string) : null };
+    const matching = [...this.registry.metricsOf(tenant)]
+      .filter(([name]) => (after === undefined || name > after) && (pattern === undefined || pattern.test(name)))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const page = matching.slice(0, limit);
+    const metrics = page.map(([name, id]) => ({ name, unit: this.registry.row(id)?.unit ?? null }));
+    return { metrics, nextAfter: matching.length > limit ? (page[page.length - 1] as [string, number])[0] : null };
   }
 
   /** Seals windows whose grace has passed and that have been quiet, then the oldest while over the early-seal line. */
