@@ -79,10 +79,17 @@ export interface QueryPlan {
   readonly to: number;
   /** Start of the part of the range that is served: data older than the retention is never returned. */
   readonly servedFrom: number;
+  /**
+   * Start of what is read: servedFrom for FULL; for a rollup the first bucket start that is in the
+   * range and not expired (a bucket is served only when its start is within the retention).
+   */
+  readonly readFrom: number;
   /** Points the resolution yields over the range (FULL counts one per 30 s). */
   readonly expectedPoints: number;
   /** True when expectedPoints exceeds QUERY_POINTS_MAX: the query would fail. */
   readonly overLimit: boolean;
+  /** The statistics to return besides numPoints, validated (default ['average']). */
+  readonly select: readonly SelectStat[];
   /** Plain-language account of the decision. */
   readonly reason: string;
 }

@@ -11,7 +11,7 @@ import { Head } from './ingest/head.js';
 import { sealWindow, type LiveRecords, type SealerDeps } from './ingest/sealer.js';
 import { IngestScratch, validateBatch, validateColumns, type TimeBounds, type ValidatedBatch } from './ingest/validate.js';
 import { ChunkCache } from './query/chunk-cache.js';
-import { overLimitMessage, parseSelect, planQuery } from './query/planner.js';
+import { overLimitMessage, planQuery } from './query/planner.js';
 import { readBuckets, readSamples, type ReaderSources } from './query/series-reader.js';
 import { valuesFromBuckets, valuesFromSamples } from './query/values.js';
 import { sweepExpired } from './retention/sweeper.js';
@@ -178,24 +178,18 @@ class EngineStore implements Store {
 
   async query(request: QueryRequest): Promise<QueryResult> {
     this.ensureOpen();
-    const now = this.cfg.clock.now();
-    const plan = planQuery(request, now, this.cfg.retention);
-    const select = parseSelect(request.select);
+    // The planner is the one owner of every query rule (fields, select, the 1440 cap, retention).
+    const plan = planQuery(request, this.cfg.clock.now(), this.cfg.retention);
     if (plan.overLimit) {
       throw new StrataError('QUERY_POINTS_OVER_LIMIT', overLimitMessage(plan), { expectedPoints: plan.expectedPoints, resolution: plan.resolution });
     }
     const id = this.registry.lookup(request.tenant, request.metric);
     if (id === undefined) return { resolution: plan.resolution, unit: null, values: [] };
     const unit = this.registry.row(id)?.unit ?? null;
-    const cutoff = now - this.cfg.retention[plan.resolution];
     if (plan.resolution === 'FULL') {
-      const samples = readSamples(this.reader, id, plan.servedFrom, plan.to);
-      return { resolution: 'FULL', unit, values: valuesFromSamples(samples, select, plan.servedFrom) };
+      return { resolution: 'FULL', unit, values: valuesFromSamples(readSamples(this.reader, id, plan.readFrom, plan.to), plan.select) };
     }
-    const widthMs = LAYOUT[plan.resolution].bucketWidthMs;
-    const fromMs = Math.floor(plan.from / widthMs) * widthMs;
-    const buckets = readBuckets(this.reader, plan.resolution, id, Math.max(fromMs, Math.floor(cutoff / widthMs) * widthMs), plan.to);
-    return { resolution: plan.resolution, unit, values: valuesFromBuckets(buckets, select, Math.max(fromMs, cutoff)) };
+    return { resolution: plan.resolution, unit, values: valuesFromBuckets(readBuckets(this.reader, plan.resolution, id, plan.readFrom, plan.to), plan.select) };
   }
 
   listMetrics(tenant: string, options: ListMetricsOptions = {}): MetricPage {

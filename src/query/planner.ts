@@ -2,7 +2,7 @@
 import { assert } from '../core/assert.js';
 import { StrataError } from '../core/errors.js';
 import { QUERY_POINTS_MAX } from '../core/limits.js';
-import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, isoOrMs } from '../core/time.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, alignDown, alignUp, isoOrMs } from '../core/time.js';
 import {
   FULL_ASSUMED_INTERVAL_MS,
   RESOLUTIONS,
@@ -30,11 +30,16 @@ export interface ValidatedQuery {
   readonly select: readonly SelectStat[];
 }
 
+/** The one select name that is accepted but asks for nothing: numPoints is in every value anyway. */
+const ALWAYS_RETURNED = 'numpoints';
+
 /**
  * The statistics a select list asks for: entries may hold comma-separated names, case does not
  * matter, duplicates collapse (first mention keeps its place), nothing given means ['average'].
- * An unknown or empty name is refused (QUERY_SELECT_INVALID) rather than ignored as Blueflood
- * does, so a typo cannot silently drop a column.
+ * `numPoints` is accepted and adds nothing, since every value carries it (Blueflood clients send
+ * it). An unknown or empty name is refused (QUERY_SELECT_INVALID) rather than ignored as Blueflood
+ * does, so a typo cannot silently drop a column. This is the one select parser, for the embedded
+ * and the HTTP path alike.
  */
 export function parseSelect(select: unknown): SelectStat[] {
   if (select === undefined || select === null) return ['average'];
@@ -48,6 +53,7 @@ export function parseSelect(select: unknown): SelectStat[] {
     }
     for (const piece of entry.split(',')) {
       const name = piece.trim().toLowerCase();
+      if (name === ALWAYS_RETURNED) continue;
       const stat = SELECT_STATS.find((s) => s === name);
       if (stat === undefined) {
         throw new StrataError(
@@ -213,6 +219,17 @@ function coarsenForRetention(
 }
 
 /**
+ * Where the reader starts: for FULL the served start itself; for a rollup the first bucket start
+ * that is both in the range (buckets are counted from the one holding `from`) and not expired (a
+ * bucket is served only when its start is within the retention), at most `to`.
+ */
+function readStartMs(resolution: Resolution, from: number, to: number, cutoffMs: number): number {
+  if (resolution === 'FULL') return Math.min(to, Math.max(from, cutoffMs));
+  const widthMs = bucketWidthMs(resolution);
+  return Math.min(to, Math.max(alignDown(from, widthMs), alignUp(cutoffMs, widthMs)));
+}
+
+/**
  * The plan for a request at `nowMs`: `points` picks the resolution (LINEAR, then stepped coarser
  * while `from` is past that resolution's retention) and wins over `resolution`, as in Blueflood;
  * `resolution` alone is used as given. servedFrom cuts off expired data (clamped to `to`: an empty
@@ -249,7 +266,8 @@ export function planQuery(request: QueryRequest, nowMs: number, retention: Reten
   const expectedPoints = expectedPointsFor(resolution, from, to);
   const overLimit = expectedPoints > QUERY_POINTS_MAX;
   reasons.push(`${resolution} yields ${expectedPoints} points over the range`);
-  const plan: QueryPlan = { resolution, from, to, servedFrom, expectedPoints, overLimit, reason: '' };
+  const readFrom = readStartMs(resolution, from, to, cutoffMs);
+  const plan: QueryPlan = { resolution, from, to, servedFrom, readFrom, expectedPoints, overLimit, select: query.select, reason: '' };
   if (overLimit) reasons.push(overLimitMessage(plan));
   return { ...plan, reason: `${reasons.join('. ')}.` };
 }

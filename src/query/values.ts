@@ -18,14 +18,13 @@ function selection(select: readonly SelectStat[]): Selection {
  * Raw points as values: numPoints 1, average = min = max = the value, variance 0 (as Blueflood
  * serialises raw points). A string point carries `value` and null statistics.
  */
-export function valuesFromSamples(samples: SampleColumns, select: readonly SelectStat[], fromMs: number): QueryValue[] {
+export function valuesFromSamples(samples: SampleColumns, select: readonly SelectStat[]): QueryValue[] {
   const sel = selection(select);
   const out: QueryValue[] = [];
   const strings = samples.strings;
   let j = 0;
   const pushString = (k: number): void => {
     const t = (strings as NonNullable<typeof strings>).timestampsMs[k] as number;
-    if (t < fromMs) return;
     const v: Record<string, unknown> = { timestamp: t, numPoints: 1 };
     if (sel.average) v.average = null;
     if (sel.variance) v.variance = null;
@@ -37,7 +36,6 @@ export function valuesFromSamples(samples: SampleColumns, select: readonly Selec
   for (let i = 0; i < samples.length; i++) {
     const t = samples.timestampsMs[i] as number;
     while (strings !== null && j < strings.length && (strings.timestampsMs[j] as number) < t) pushString(j++);
-    if (t < fromMs) continue;
     const x = samples.values[i] as number;
     const v: Record<string, number> = { timestamp: t, numPoints: 1 };
     if (sel.average) v.average = x;
@@ -54,13 +52,12 @@ function stat(count: number, x: number): number | null {
   return count > 0 ? x : null;
 }
 
-/** Buckets as values; buckets starting before `fromMs` (expired or out of range) are left out. */
-export function valuesFromBuckets(b: BucketColumns, select: readonly SelectStat[], fromMs: number): QueryValue[] {
+/** Buckets as values (the reader has read only the served buckets: the planner's readFrom on). */
+export function valuesFromBuckets(b: BucketColumns, select: readonly SelectStat[]): QueryValue[] {
   const sel = selection(select);
   const out: QueryValue[] = [];
   for (let i = 0; i < b.length; i++) {
     const t = b.startsMs[i] as number;
-    if (t < fromMs) continue;
     const count = b.count[i] as number;
     const v: Record<string, number | null> = { timestamp: t, numPoints: b.numPoints[i] as number };
     if (sel.average) v.average = stat(count, b.mean[i] as number);

@@ -108,6 +108,31 @@ describe('planner properties', () => {
     );
   });
 
+  it('reads from the first served value: FULL at servedFrom, a rollup at the first unexpired bucket start of the range', () => {
+    fc.assert(
+      fc.property(points, window, (p, { from, rangeMs: d, ageMs }) => {
+        const to = from + d;
+        const now = to + ageMs;
+        const plan = planQuery({ ...base, from, to, points: p }, now, retention);
+        const cutoff = now - retention[plan.resolution];
+        if (plan.resolution === 'FULL') {
+          expect(plan.readFrom).toBe(plan.servedFrom);
+          return;
+        }
+        const width = bucketWidthMs(plan.resolution);
+        expect(plan.readFrom).toBeLessThanOrEqual(to);
+        if (plan.readFrom < to) {
+          // A bucket start, not expired, and no earlier bucket of the range is both.
+          expect(Math.floor(plan.readFrom / width) * width).toBe(plan.readFrom);
+          expect(plan.readFrom).toBeGreaterThanOrEqual(cutoff);
+          expect(plan.readFrom).toBeGreaterThanOrEqual(Math.floor(from / width) * width);
+          const earlier = plan.readFrom - width;
+          expect(earlier < cutoff || earlier < Math.floor(from / width) * width).toBe(true);
+        }
+      }),
+    );
+  });
+
   it('answers any request with a plan or a StrataError carrying a known code, nothing else', () => {
     const junk = fc.oneof(fc.anything({ withNullPrototype: true, withBigInt: true, withBoxedValues: true }), fc.integer(), fc.double(), fc.string(), fc.constantFrom(...RESOLUTIONS, 'min5', 'MIN10'));
     const request = fc.record(

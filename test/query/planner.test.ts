@@ -209,8 +209,13 @@ describe('parseSelect', () => {
     expect(parseSelect('min,max')).toEqual(['min', 'max']);
   });
 
+  it('accepts numPoints, which every value carries anyway, and adds nothing for it', () => {
+    expect(parseSelect(['numPoints'])).toEqual(['average']);
+    expect(parseSelect(['max,NUMPOINTS', 'numpoints'])).toEqual(['max']);
+  });
+
   it('refuses unknown, empty and non-string entries', () => {
-    for (const select of [['median'], ['numPoints'], ['average,'], [''], [3]]) {
+    for (const select of [['median'], ['average,'], [''], [3]]) {
       expect(codeOf(() => parseSelect(select))).toBe('QUERY_SELECT_INVALID');
     }
   });
