@@ -1,0 +1,153 @@
+// Checks monitoring.sqlite through MonitoringStore: the file and its mode, persistence across reopen, transactions, private in-memory stores.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MONITORING_FILE_NAME, MonitoringStore } from '../../src/monitoring/monitoring-store.js';
+
+const NOW_MS = 1_790_000_000_000;
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** The mode SQLite gives a new file (0644) once the process umask has cleared its bits; the store narrows nothing. */
+function sqliteCreateMode(): number {
+  return 0o644 & ~process.umask();
+}
+
+/** Writes one row through each table store. */
+function fill(store: MonitoringStore): void {
+  store.docs.insert('mon_entity', { tenant: 't1' }, 'enA', { label: 'web' }, NOW_MS);
+  store.docs.insert('mon_alarm', { tenant: 't1', entityId: 'enA' }, 'alA', { criteria: 'x' }, NOW_MS, { checkId: 'chA', planId: 'npA' });
+  store.docs.setPlanMembers('t1', 'npA', ['ntA']);
+  store.agents.touchAgent('t1', 'ag1', NOW_MS);
+  store.agents.insertToken('t1', 'at1', 'label', sha256('v'), NOW_MS);
+  store.changelogs.append('t1', { id: 'c1', timestampMs: NOW_MS, entityId: 'enA', alarmId: 'alA', checkId: 'chA', state: 'OK', previousState: null, zoneId: null });
+  store.changelogs.putMetricType('t1', 'enA', 'chA', 'load', 'n');
+}
+
+/** Expects the rows `fill` wrote, read through each table store. */
+function expectFilled(store: MonitoringStore): void {
+  expect(store.docs.get('mon_entity', { tenant: 't1' }, 'enA')?.doc).toEqual({ label: 'web' });
+  expect(store.docs.alarmsReferring('t1', 'plan_id', 'npA')).toBe(1);
+  expect(store.docs.plansNaming('t1', 'ntA')).toBe(1);
+  expect(store.agents.agent('t1', 'ag1', 0)?.lastConnectedMs).toBe(NOW_MS);
+  expect(store.agents.tokenByHash(sha256('v'))).toEqual({ tenant: 't1', id: 'at1' });
+  expect(store.changelogs.entry('t1', 'c1')?.state).toBe('OK');
+  expect(store.changelogs.metricTypes('t1', 'enA', 'chA').get('load')).toBe('n');
+}
+
+describe('MonitoringStore', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'strata-monitoring-store-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates the data directory and the file, with the mode SQLite and the umask give (the store does not narrow it)', () => {
+    const nested = join(dir, 'data', 'x');
+    const store = new MonitoringStore(nested);
+    try {
+      fill(store);
+      const file = join(nested, MONITORING_FILE_NAME);
+      expect(existsSync(file)).toBe(true);
+      for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(path).mode & 0o777).toBe(sqliteCreateMode());
+    } finally {
+      store.close();
+    }
+  });
+
+  it('keeps every table store\'s rows across close and reopen', () => {
+    const first = new MonitoringStore(dir);
+    fill(first);
+    first.close();
+    first.close(); // closing twice is harmless
+    const second = new MonitoringStore(dir);
+    try {
+      expectFilled(second);
+    } finally {
+      second.close();
+    }
+  });
+
+  it('commits a transaction and returns its value', () => {
+    const store = new MonitoringStore(dir);
+    try {
+      const value = store.transaction(() => {
+        fill(store);
+        return 42;
+      });
+      expect(value).toBe(42);
+      expectFilled(store);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('rolls a throwing transaction back entirely, across table stores', () => {
+    const store = new MonitoringStore(dir);
+    try {
+      store.docs.insert('mon_entity', { tenant: 't1' }, 'enKeep', {}, NOW_MS);
+      const failure = new Error('limit reached');
+      expect(() =>
+        store.transaction(() => {
+          fill(store);
+          store.docs.delete('mon_entity', { tenant: 't1' }, 'enKeep');
+          throw failure;
+        }),
+      ).toThrow(failure);
+      expect(store.docs.get('mon_entity', { tenant: 't1' }, 'enA')).toBeUndefined();
+      expect(store.docs.get('mon_entity', { tenant: 't1' }, 'enKeep')).toBeDefined();
+      expect(store.agents.tokenCount('t1')).toBe(0);
+      expect(store.changelogs.entry('t1', 'c1')).toBeUndefined();
+      expect(store.docs.plansNaming('t1', 'ntA')).toBe(0);
+      // A constraint error inside the transaction rolls back the writes before it too.
+      expect(() =>
+        store.transaction(() => {
+          store.docs.insert('mon_entity', { tenant: 't1' }, 'enB', {}, NOW_MS);
+          store.docs.insert('mon_entity', { tenant: 't1' }, 'enKeep', {}, NOW_MS);
+        }),
+      ).toThrowError(expect.objectContaining({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }));
+      expect(store.docs.count('mon_entity', { tenant: 't1' })).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('gives each in-memory store its own private database, and writes no file', () => {
+    const a = new MonitoringStore(undefined);
+    const b = new MonitoringStore(undefined);
+    try {
+      fill(a);
+      expectFilled(a);
+      expect(b.docs.count('mon_entity', { tenant: 't1' })).toBe(0);
+      expect(b.agents.tokenByHash(sha256('v'))).toBeUndefined();
+      expect(existsSync(join(process.cwd(), MONITORING_FILE_NAME))).toBe(false);
+      expect(existsSync(join(process.cwd(), ':memory:'))).toBe(false);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('refuses calls after close', () => {
+    const store = new MonitoringStore(undefined);
+    store.close();
+    expect(() => store.docs.count('mon_entity', { tenant: 't1' })).toThrowError(/not open/);
+    expect(() => store.agents.tokenCount('t1')).toThrowError(/not open/);
+  });
+
+  it('refuses a file written by a newer schema with STORE_SCHEMA_UNSUPPORTED', () => {
+    new MonitoringStore(dir).close();
+    const raw = new Database(join(dir, MONITORING_FILE_NAME));
+    const version = raw.pragma('user_version', { simple: true }) as number;
+    expect(version).toBeGreaterThan(0);
+    raw.pragma(`user_version = ${version + 1}`);
+    raw.close();
+    expect(() => new MonitoringStore(dir)).toThrowError(expect.objectContaining({ code: 'STORE_SCHEMA_UNSUPPORTED' }));
+  });
+});
