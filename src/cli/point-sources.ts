@@ -3,6 +3,7 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { unpackMultiple } from 'msgpackr';
 import type { Point } from '../model/sample.js';
+import { bluefloodPoint, isBluefloodMetric } from '../wire/blueflood-metric.js';
 
 /** Largest JSON-array or msgpack file read whole (JSON lines stream and have no limit). */
 export const WHOLE_FILE_BYTES_MAX = 512 * 1024 * 1024;
@@ -13,13 +14,11 @@ export type SourceItem = { readonly point: Point } | { readonly unreadable: stri
 /** Turns one decoded entry into a point: a Strata point, or a Blueflood metric given a tenant. */
 export function toPoint(entry: unknown, tenant: string | undefined): SourceItem {
   if (typeof entry !== 'object' || entry === null) return { unreadable: 'entry is not an object' };
-  const e = entry as Record<string, unknown>;
-  if ('metricName' in e) {
-    const t = typeof e.tenantId === 'string' ? e.tenantId : tenant;
-    if (t === undefined) return { unreadable: 'a Blueflood metric needs --tenant (or a tenantId field)' };
-    const point: Point = { tenant: t, metric: e.metricName as string, timestamp: e.collectionTime as number, value: e.metricValue as number };
-    return { point: typeof e.unit === 'string' ? { ...point, unit: e.unit } : point };
+  if (isBluefloodMetric(entry)) {
+    const point = bluefloodPoint(entry, tenant);
+    return point === undefined ? { unreadable: 'a Blueflood metric needs --tenant (or a tenantId field)' } : { point };
   }
+  const e = entry as Record<string, unknown>;
   return { point: (tenant !== undefined && e.tenant === undefined ? { ...e, tenant } : e) as unknown as Point };
 }
 
@@ -73,6 +72,9 @@ export async function* readPoints(path: string, tenant: string | undefined, onBy
     yield* jsonLines(path, tenant, onBytes);
     return;
   }
+  // A whole file is not an ingest body: it may exceed one batch, hold several msgpack values, a
+  // lone object or Strata points, and leaves every check to the store; so it is parsed here, and
+  // only its Blueflood metrics' shape comes from wire (blueflood-metric.ts), not wire's IngestDecoder.
   const buf = readWhole(path);
   onBytes(buf.length);
   if (format === 'json') {

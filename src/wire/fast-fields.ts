@@ -1,7 +1,8 @@
 // Owns what the fast ingest decoders share besides the wire format: key recognition and turning one metric's fields into a point.
-import { PointColumnsBuilder } from '../../../model/point-columns.js';
-import type { IngestMapping, IngestScope } from './ingest-body.js';
-import { NameCache } from './name-cache.js';
+import { PointColumnsBuilder } from '../model/point-columns.js';
+import { DecodeScratch } from './decode-scratch.js';
+import type { IngestMapping, IngestScope } from './ingest-mapping.js';
+import { tenantIdProblem } from './metric-rules.js';
 
 /** A body key the fast decoders recognise, by index; KEY_UNKNOWN makes them fall back to the full decoder. */
 export const KEY_NAME = 0;
@@ -35,10 +36,14 @@ function keyWords(text: string): number[] {
 
 /** Byte length of each key's text, by KEY_* index. */
 export const KEY_LENGTHS: readonly number[] = KEY_TEXTS.map((text) => text.length);
-/** The lengths of the four keys of every metric, as module constants for the decoders' hot loops. */
+// The lengths of the four keys of every metric, as module constants for the decoders' hot loops.
+/** Byte length of "metricName". */
 export const NAME_KEY_LENGTH = KEY_TEXTS[KEY_NAME].length;
+/** Byte length of "metricValue". */
 export const VALUE_KEY_LENGTH = KEY_TEXTS[KEY_VALUE].length;
+/** Byte length of "collectionTime". */
 export const TIME_KEY_LENGTH = KEY_TEXTS[KEY_TIME].length;
+/** Byte length of "ttlInSeconds". */
 export const TTL_KEY_LENGTH = KEY_TEXTS[KEY_TTL].length;
 
 // Module constants, so the compares below compile to immediate operands.
@@ -83,20 +88,6 @@ export function keyAt(view: DataView, at: number, length: number): number {
   return KEY_UNKNOWN;
 }
 
-/** Largest ttlInSeconds (Blueflood: Integer.MAX_VALUE). */
-export const TTL_SECONDS_MAX = 2_147_483_647;
-
-/** True when a ttlInSeconds value is acceptable (the full decoder's rule). */
-export function ttlAcceptable(ttl: number): boolean {
-  return Number.isInteger(ttl) && ttl >= 1 && ttl <= TTL_SECONDS_MAX;
-}
-
-/** The tenant rule both decoders apply: why a metric's tenantId may not be written in this scope: missing (multi needs one), forbidden, or undefined when it may. */
-export function tenantIdProblem(scope: IngestScope & { multi: true }, tenantId: unknown): 'missing' | 'forbidden' | undefined {
-  if (typeof tenantId !== 'string' || tenantId === '') return 'missing';
-  return scope.anyTenant || tenantId === scope.ownTenant ? undefined : 'forbidden';
-}
-
 /**
  * Appends the point of a clean metric to `columns` and returns its index, where the caller stores
  * the time and value (doubles stay out of this call: a non-inlined call would box them). Returns
@@ -122,16 +113,19 @@ export function emitPoint(
   return columns.add(tenant, name, unit);
 }
 
-/** A fast decoder's loop over a body (`view` is a DataView over exactly `buf`); false means fall back. */
-export type DecodeLoop = (buf: Buffer, view: DataView, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder) => boolean;
+/**
+ * A fast decoder's loop over a body (`view` is a DataView over exactly `buf`), writing its scratch
+ * (names, number slot, cursor) into its decoder's DecodeScratch; false means fall back.
+ */
+export type DecodeLoop = (buf: Buffer, view: DataView, scope: IngestScope, scratch: DecodeScratch, columns: PointColumnsBuilder) => boolean;
 
 /**
  * Runs a decoder loop over a raw body. The loops read with DataView, which throws RangeError past
  * the end of a truncated body: that too means the body takes the full decoder.
  */
-export function runDecodeLoop(loop: DecodeLoop, raw: Buffer, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
+export function runDecodeLoop(loop: DecodeLoop, raw: Buffer, scope: IngestScope, scratch: DecodeScratch, columns: PointColumnsBuilder): boolean {
   try {
-    return loop(raw, new DataView(raw.buffer, raw.byteOffset, raw.byteLength), scope, names, columns);
+    return loop(raw, new DataView(raw.buffer, raw.byteOffset, raw.byteLength), scope, scratch, columns);
   } catch (error) {
     if (error instanceof RangeError) return false;
     throw error;
@@ -139,11 +133,10 @@ export function runDecodeLoop(loop: DecodeLoop, raw: Buffer, scope: IngestScope,
 }
 
 /** A decoder's `*Into` function: decodes a clean body into `columns`, or returns false. */
-export type DecodeInto = (raw: Buffer, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder) => boolean;
+export type DecodeInto = (raw: Buffer, scope: IngestScope, scratch: DecodeScratch, columns: PointColumnsBuilder) => boolean;
 
 /** The mapping of a clean body through a fast decoder, or undefined (for tests and tools). */
-export function decodeClean(decodeInto: DecodeInto, raw: Buffer, scope: IngestScope, names = new NameCache(), columns = new PointColumnsBuilder()): IngestMapping | undefined {
+export function decodeClean(decodeInto: DecodeInto, raw: Buffer, scope: IngestScope, scratch = new DecodeScratch(), columns = new PointColumnsBuilder()): IngestMapping | undefined {
   columns.reset();
-  return decodeInto(raw, scope, names, columns) ? { columns, positions: null, errors: [], skipped: 0 } : undefined;
+  return decodeInto(raw, scope, scratch, columns) ? { columns, positions: null, errors: [], skipped: 0 } : undefined;
 }
-

@@ -1,7 +1,7 @@
 // Owns the fast JSON ingest decoder: an array of metric objects straight to point columns, no parse tree.
-import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
-import type { PointColumnsBuilder } from '../../../model/point-columns.js';
-import type { IngestMapping, IngestScope } from './ingest-body.js';
+import { INGEST_BATCH_POINTS_MAX } from '../core/limits.js';
+import type { PointColumnsBuilder } from '../model/point-columns.js';
+import type { DecodeScratch } from './decode-scratch.js';
 import {
   decodeClean,
   emitPoint,
@@ -22,11 +22,11 @@ import {
   NAME_KEY_LENGTH,
   TIME_KEY_LENGTH,
   TTL_KEY_LENGTH,
-  ttlAcceptable,
   VALUE_KEY_LENGTH,
 } from './fast-fields.js';
-import { NumberSlot, parseJsonNumber } from './json-number.js';
-import type { NameCache } from './name-cache.js';
+import type { IngestMapping, IngestScope } from './ingest-mapping.js';
+import { parseJsonNumber } from './json-number.js';
+import { ttlAcceptable } from './metric-rules.js';
 
 const BAIL = -1;
 const QUOTE = 0x22;
@@ -39,8 +39,6 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 /** Bytes below this must be escaped inside a JSON string. */
 const CONTROL_LIMIT = 0x20;
-
-const slot = new NumberSlot();
 
 /** The index of the first byte at or after i that is not JSON whitespace. */
 function skipSpace(buf: Buffer, i: number): number {
@@ -76,7 +74,10 @@ function keyOf(buf: Buffer, view: DataView, i: number): number {
   return end === BAIL ? KEY_UNKNOWN : keyAt(view, i, end - i);
 }
 
-function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
+function decode(buf: Buffer, view: DataView, scope: IngestScope, scratch: DecodeScratch, columns: PointColumnsBuilder): boolean {
+  // The decoder's own scratch, read into locals once per body.
+  const names = scratch.names;
+  const slot = scratch.slot;
   let i = skipSpace(buf, 0);
   if (buf[i] !== OPEN_BRACKET) return false;
   i = skipSpace(buf, i + 1);
@@ -168,11 +169,11 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
  * then be reset): the caller uses the full decoder, which yields the same points for clean bodies
  * (a property test checks) and the error entries.
  */
-export function decodeJsonInto(raw: Buffer, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
-  return runDecodeLoop(decode, raw, scope, names, columns);
+export function decodeJsonInto(raw: Buffer, scope: IngestScope, scratch: DecodeScratch, columns: PointColumnsBuilder): boolean {
+  return runDecodeLoop(decode, raw, scope, scratch, columns);
 }
 
 /** The points of a clean JSON ingest body (see decodeJsonInto), or undefined. */
-export function fastJsonIngest(raw: Buffer, scope: IngestScope, names?: NameCache, columns?: PointColumnsBuilder): IngestMapping | undefined {
-  return decodeClean(decodeJsonInto, raw, scope, names, columns);
+export function fastJsonIngest(raw: Buffer, scope: IngestScope, scratch?: DecodeScratch, columns?: PointColumnsBuilder): IngestMapping | undefined {
+  return decodeClean(decodeJsonInto, raw, scope, scratch, columns);
 }

@@ -1,7 +1,7 @@
 // Owns the fast msgpack ingest decoder: an array of metric maps straight to point columns, no object per metric.
-import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
-import type { PointColumnsBuilder } from '../../../model/point-columns.js';
-import type { IngestMapping, IngestScope } from './ingest-body.js';
+import { INGEST_BATCH_POINTS_MAX } from '../core/limits.js';
+import type { PointColumnsBuilder } from '../model/point-columns.js';
+import type { DecodeScratch, ReadCursor } from './decode-scratch.js';
 import {
   decodeClean,
   emitPoint,
@@ -16,26 +16,25 @@ import {
   NAME_KEY_LENGTH,
   TIME_KEY_LENGTH,
   TTL_KEY_LENGTH,
-  ttlAcceptable,
   VALUE_KEY_LENGTH,
 } from './fast-fields.js';
+import type { IngestMapping, IngestScope } from './ingest-mapping.js';
+import { ttlAcceptable } from './metric-rules.js';
 import type { NameCache } from './name-cache.js';
 
 const TWO_POW_32 = 4_294_967_296;
 /** Returned by the helpers when the body leaves the fast path. */
 const BAIL = -1;
-/**
- * Index just past the last header or scalar the helpers below read (BAIL when they bailed). A
- * field of a constant object: stores to a module-level `let` measured several times slower.
- */
-const read = { next: 0 };
+
+// Each helper leaves in `read.next` the index just past what it read (BAIL when it bailed); `read`
+// is the decoder's own cursor (DecodeScratch), passed down rather than kept at module level.
 
 /**
  * Size of the container at i: an array (fix 0x90, 0xdc, 0xdd) when `fix` is 0x90, a map (0x80,
  * 0xde, 0xdf) when it is 0x80; BAIL for anything else. Past the end `buf[i]` is undefined, which
  * fails every comparison.
  */
-function containerAt(buf: Buffer, view: DataView, i: number, fix: number): number {
+function containerAt(buf: Buffer, view: DataView, i: number, fix: number, read: ReadCursor): number {
   const type = buf[i] as number;
   if (type >= fix && type <= fix + 0x0f) {
     read.next = i + 1;
@@ -54,7 +53,7 @@ function containerAt(buf: Buffer, view: DataView, i: number, fix: number): numbe
 }
 
 /** Length of the str at i (read.next at its first byte), or BAIL when the value is no str. */
-function strAt(buf: Buffer, view: DataView, i: number): number {
+function strAt(buf: Buffer, view: DataView, i: number, read: ReadCursor): number {
   const type = buf[i] as number;
   if (type >= 0xa0 && type <= 0xbf) {
     read.next = i + 1;
@@ -76,7 +75,7 @@ function strAt(buf: Buffer, view: DataView, i: number): number {
 }
 
 /** The number at i with read.next after it; read.next BAIL when the value is no number. */
-function numberAt(buf: Buffer, view: DataView, i: number): number {
+function numberAt(buf: Buffer, view: DataView, i: number, read: ReadCursor): number {
   const type = buf[i] as number;
   // float64 first: msgpackr writes every non-integer and every integer beyond 32 bits so.
   if (type === 0xcb) {
@@ -107,8 +106,8 @@ function numberAt(buf: Buffer, view: DataView, i: number): number {
 }
 
 /** Reads the str at i as a string (interned unless `plain`); read.next after it, BAIL when the value is no str. */
-function textAt(buf: Buffer, view: DataView, i: number, names: NameCache, plain: boolean): string {
-  const length = strAt(buf, view, i);
+function textAt(buf: Buffer, view: DataView, i: number, names: NameCache, plain: boolean, read: ReadCursor): string {
+  const length = strAt(buf, view, i, read);
   if (length === BAIL) return '';
   const start = read.next;
   const end = start + length;
@@ -125,13 +124,16 @@ function textAt(buf: Buffer, view: DataView, i: number, names: NameCache, plain:
  * uint32 ttls) are read inline; the rest goes through the helpers above. Keys are told apart by
  * length (the six differ), then compared a word at a time.
  */
-function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
-  const count = containerAt(buf, view, 0, 0x90);
+function decode(buf: Buffer, view: DataView, scope: IngestScope, scratch: DecodeScratch, columns: PointColumnsBuilder): boolean {
+  // The decoder's own scratch, read into locals once per body.
+  const names = scratch.names;
+  const read = scratch.cursor;
+  const count = containerAt(buf, view, 0, 0x90, read);
   // Empty and oversized batches get their coded errors from the full decoder.
   if (count === BAIL || count === 0 || count > INGEST_BATCH_POINTS_MAX) return false;
   let i = read.next;
   for (let m = 0; m < count; m++) {
-    const size = containerAt(buf, view, i, 0x80);
+    const size = containerAt(buf, view, i, 0x80, read);
     if (size === BAIL) return false;
     i = read.next;
     let name: string | undefined;
@@ -160,7 +162,7 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
           name = names.intern(buf, view, at + 1, i);
           continue;
         }
-        name = textAt(buf, view, at, names, false);
+        name = textAt(buf, view, at, names, false, read);
       } else if (keyLength === VALUE_KEY_LENGTH) {
         if (!isValueKey(view, i + 1)) return false;
         haveValue = true;
@@ -170,8 +172,8 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
           i = at + 9;
           continue;
         }
-        value = numberAt(buf, view, at);
-        if (read.next === BAIL) text = textAt(buf, view, at, names, true);
+        value = numberAt(buf, view, at, read);
+        if (read.next === BAIL) text = textAt(buf, view, at, names, true, read);
       } else if (keyLength === TIME_KEY_LENGTH) {
         if (!isTimeKey(view, i + 1)) return false;
         haveTime = true;
@@ -180,7 +182,7 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
           i = at + 9;
           continue;
         }
-        time = numberAt(buf, view, at);
+        time = numberAt(buf, view, at, read);
       } else if (keyLength === TTL_KEY_LENGTH) {
         if (!isTtlKey(view, i + 1)) return false;
         if (type === 0xce) {
@@ -188,12 +190,12 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
           i = at + 5;
           continue;
         }
-        ttlOk = ttlAcceptable(numberAt(buf, view, at));
+        ttlOk = ttlAcceptable(numberAt(buf, view, at, read));
       } else {
         const key = keyAt(view, i + 1, keyLength);
         if (key === KEY_UNKNOWN) return false;
-        if (key === KEY_UNIT) unit = textAt(buf, view, at, names, false);
-        else tenant = textAt(buf, view, at, names, false);
+        if (key === KEY_UNIT) unit = textAt(buf, view, at, names, false, read);
+        else tenant = textAt(buf, view, at, names, false, read);
       }
       if (read.next === BAIL) return false;
       i = read.next;
@@ -214,11 +216,11 @@ function decode(buf: Buffer, view: DataView, scope: IngestScope, names: NameCach
  * decoder, which yields the same points for clean bodies (a property test checks) and the error
  * entries.
  */
-export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, names: NameCache, columns: PointColumnsBuilder): boolean {
-  return runDecodeLoop(decode, raw, scope, names, columns);
+export function decodeMsgpackInto(raw: Buffer, scope: IngestScope, scratch: DecodeScratch, columns: PointColumnsBuilder): boolean {
+  return runDecodeLoop(decode, raw, scope, scratch, columns);
 }
 
 /** The points of a clean msgpack ingest body (see decodeMsgpackInto), or undefined. */
-export function fastMsgpackIngest(raw: Buffer, scope: IngestScope, names?: NameCache, columns?: PointColumnsBuilder): IngestMapping | undefined {
-  return decodeClean(decodeMsgpackInto, raw, scope, names, columns);
+export function fastMsgpackIngest(raw: Buffer, scope: IngestScope, scratch?: DecodeScratch, columns?: PointColumnsBuilder): IngestMapping | undefined {
+  return decodeClean(decodeMsgpackInto, raw, scope, scratch, columns);
 }

@@ -1,45 +1,39 @@
-// Owns the ingest body: decoding JSON or msgpack and mapping Blueflood points onto the store's points.
+// Owns the full ingest decoder: any JSON or msgpack body parsed whole, then Blueflood metrics mapped onto the store's points.
 import { Unpackr } from 'msgpackr';
-import { INGEST_BATCH_POINTS_MAX } from '../../../core/limits.js';
-import { PointColumnsBuilder, type PointColumns } from '../../../model/point-columns.js';
-import { httpError } from '../../http-errors.js';
-import { MSGPACK_TYPE } from '../../route-rules.js';
-import { tenantIdProblem, TTL_SECONDS_MAX, ttlAcceptable } from './fast-fields.js';
-import type { IngestErrorEntry } from './ingest-fault.js';
+import { StrataError } from '../core/errors.js';
+import { INGEST_BATCH_POINTS_MAX } from '../core/limits.js';
+import { PointColumnsBuilder } from '../model/point-columns.js';
+import type { BluefloodMetric } from './blueflood-metric.js';
+import type { IngestErrorEntry, IngestFormat, IngestMapping, IngestScope } from './ingest-mapping.js';
+import { tenantIdProblem, ttlAcceptable } from './metric-rules.js';
+import { TTL_SECONDS_MAX } from './wire-limits.js';
 
-// 64-bit integers (how msgpack libraries other than msgpackr send millisecond times) decode to
-// numbers, as JSON's do, rather than to BigInt.
-const unpackr = new Unpackr({ int64AsType: 'number', mapsAsObjects: true });
-
-/** Whose points a body holds: the URL's tenant, or each point's `tenantId` (multi). */
-export type IngestScope =
-  | { readonly multi: false; readonly tenant: string }
-  | { readonly multi: true; readonly ownTenant: string; readonly anyTenant: boolean };
-
-/** Points for the store, where each came from in the body, and the points refused before the store. */
-export interface IngestMapping {
-  readonly columns: PointColumns;
-  /** Body index of each point; null when point i came from body[i] for every i. */
-  readonly positions: number[] | null;
-  readonly errors: IngestErrorEntry[];
-  /** Points with a null metricValue, skipped without error as Blueflood does. */
-  readonly skipped: number;
+/**
+ * A msgpack decoder for ingest bodies; each IngestDecoder owns one. 64-bit integers (how msgpack
+ * libraries other than msgpackr send millisecond times) decode to numbers, as JSON's do, rather
+ * than to BigInt.
+ */
+export function ingestUnpackr(): Unpackr {
+  return new Unpackr({ int64AsType: 'number', mapsAsObjects: true });
 }
 
-/** Decodes a raw ingest body; throws HTTP_BODY_INVALID unless it is an array, INGEST_BATCH_TOO_LARGE when too long. */
-export function decodeIngestBody(raw: unknown, mediaType: string): unknown[] {
-  if (!Buffer.isBuffer(raw) || raw.length === 0) throw httpError('HTTP_BODY_INVALID', 'The request body is empty; send an array of metrics.');
+/**
+ * Decodes a raw ingest body; throws HTTP_BODY_INVALID unless it is an array, HTTP_BODY_TOO_LARGE
+ * when it holds more than INGEST_BATCH_POINTS_MAX metrics.
+ */
+export function decodeIngestBody(raw: unknown, format: IngestFormat, unpackr: Unpackr = ingestUnpackr()): unknown[] {
+  if (!Buffer.isBuffer(raw) || raw.length === 0) throw new StrataError('HTTP_BODY_INVALID', 'The request body is empty; send an array of metrics.');
   let body: unknown;
   try {
     // JSON.parse instead of a prototype-scanning parser: only known fields are read from the
     // result, so a "__proto__" key is inert here.
-    body = mediaType === MSGPACK_TYPE ? unpackr.unpack(raw) : JSON.parse(raw.toString('utf8'));
+    body = format === 'msgpack' ? unpackr.unpack(raw) : JSON.parse(raw.toString('utf8'));
   } catch (error) {
-    throw httpError('HTTP_BODY_INVALID', `Cannot parse content: ${(error as Error).message}`);
+    throw new StrataError('HTTP_BODY_INVALID', `Cannot parse content: ${(error as Error).message}`);
   }
-  if (!Array.isArray(body)) throw httpError('HTTP_BODY_INVALID', 'The request body must be an array of metrics.');
+  if (!Array.isArray(body)) throw new StrataError('HTTP_BODY_INVALID', 'The request body must be an array of metrics.');
   if (body.length > INGEST_BATCH_POINTS_MAX) {
-    throw httpError('HTTP_BODY_TOO_LARGE', `A batch may hold at most ${INGEST_BATCH_POINTS_MAX} metrics; this one holds ${body.length}.`, {
+    throw new StrataError('HTTP_BODY_TOO_LARGE', `A batch may hold at most ${INGEST_BATCH_POINTS_MAX} metrics; this one holds ${body.length}.`, {
       points: body.length,
       limit: INGEST_BATCH_POINTS_MAX,
     });
@@ -47,23 +41,14 @@ export function decodeIngestBody(raw: unknown, mediaType: string): unknown[] {
   return body;
 }
 
-interface RawMetric {
-  readonly metricName?: unknown;
-  readonly metricValue?: unknown;
-  readonly collectionTime?: unknown;
-  readonly ttlInSeconds?: unknown;
-  readonly unit?: unknown;
-  readonly tenantId?: unknown;
-}
-
-function entry(index: number, tenantId: string, raw: RawMetric, source: string, code: string, message: string): IngestErrorEntry {
+function entry(index: number, tenantId: string, raw: BluefloodMetric, source: string, code: string, message: string): IngestErrorEntry {
   const metricName = typeof raw.metricName === 'string' ? raw.metricName : '';
   const base = { index, tenantId, metricName, source, message, code };
   return typeof raw.collectionTime === 'number' ? { ...base, timestamp: raw.collectionTime } : base;
 }
 
 /** Why a point is refused before reaching the store, or undefined when it may go on. */
-function precheck(raw: RawMetric, index: number, tenant: string): IngestErrorEntry | undefined {
+function precheck(raw: BluefloodMetric, index: number, tenant: string): IngestErrorEntry | undefined {
   if (typeof raw.metricName !== 'string') return entry(index, tenant, raw, 'metricName', 'INGEST_POINT_MALFORMED', 'metricName must be a string');
   const value = raw.metricValue;
   if (typeof value !== 'number' && typeof value !== 'string') {
@@ -82,7 +67,7 @@ function precheck(raw: RawMetric, index: number, tenant: string): IngestErrorEnt
   return undefined;
 }
 
-function tenantOf(raw: RawMetric, index: number, scope: IngestScope): string | IngestErrorEntry {
+function tenantOf(raw: BluefloodMetric, index: number, scope: IngestScope): string | IngestErrorEntry {
   if (!scope.multi) return scope.tenant;
   const problem = tenantIdProblem(scope, raw.tenantId);
   if (problem === 'missing') {
@@ -105,7 +90,7 @@ export function mapIngestItems(items: readonly unknown[], scope: IngestScope, co
   let skipped = 0;
   for (let index = 0; index < items.length; index++) {
     const item = items[index];
-    const raw: RawMetric = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as RawMetric) : {};
+    const raw: BluefloodMetric = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as BluefloodMetric) : {};
     const tenant = tenantOf(raw, index, scope);
     let problem: IngestErrorEntry | undefined = typeof tenant === 'string' ? undefined : tenant;
     if (problem === undefined && raw.metricValue === null) {
@@ -141,7 +126,7 @@ export function storeRejectionEntries(rejected: readonly { index: number; code: 
     const { columns } = mapping;
     const known = rejection.index < columns.length;
     // A point carries its metric's name and time unchanged, so it stands in for the raw metric.
-    const raw: RawMetric = known ? { metricName: columns.metrics[rejection.index], collectionTime: columns.timestampsMs[rejection.index] } : {};
+    const raw: BluefloodMetric = known ? { metricName: columns.metrics[rejection.index], collectionTime: columns.timestampsMs[rejection.index] } : {};
     return entry(index, known ? (columns.tenants[rejection.index] as string) : '', raw, SOURCE_OF_FIELD[rejection.field] ?? rejection.field, rejection.code, rejection.message);
   });
 }

@@ -1,10 +1,8 @@
-// Owns interning metric names decoded from request bytes: a repeated name costs a hash and a compare, not a decode.
+// Owns interning metric names decoded from body bytes: a repeated name costs a hash and a compare, not a decode.
+import { NAME_CACHE_ENTRIES_MAX } from './wire-limits.js';
 
 /** Multiplier of the word hash (the 32-bit FNV prime). */
 const HASH_PRIME = 0x01000193;
-
-/** Names kept at most; past it the cache starts over (a workload's names come back within a batch). */
-export const NAME_CACHE_ENTRIES_MAX = 100_000;
 
 interface Entry {
   /** The name's bytes as big-endian 32-bit words, without the last partial word. */

@@ -1,5 +1,6 @@
 // Checks the rules of ARCHITECTURE.md section 2 by reading src/: dependency direction between rooms,
-// who may import better-sqlite3, who may read argv and env, and that the engine never reads the wall clock.
+// who may import better-sqlite3, who may read argv and env, that the engine never reads the wall clock,
+// and that the wire codecs hold no HTTP and no module-level state.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,7 @@ interface Violation {
 const ENGINE_ROOMS = ['core', 'model', 'storage', 'ingest', 'rollup', 'query', 'retention', 'store', 'store-types'];
 const WORKER_ROOMS = ['ingest', 'rollup', 'query', 'retention'];
 const SERVICE_ROOMS = ['identity', 'monitoring', 'agent', 'feeds', 'dns'];
-const ALL_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'index', 'http', 'cli'];
+const ALL_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'wire', 'index', 'http', 'cli'];
 
 /**
  * What each room may import at run time. `store-types` (public shapes) may also be imported with
@@ -34,6 +35,7 @@ const ALL_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'index', 'http', 'cli'];
 function allowedTargets(room: string): readonly string[] {
   if (room === 'core') return ['core'];
   if (room === 'model') return ['core', 'model'];
+  if (room === 'wire') return ['core', 'model', 'wire'];
   if (room === 'storage') return ['core', 'model', 'storage'];
   if (WORKER_ROOMS.includes(room)) return ['core', 'model', 'storage', room];
   if (room === 'store' || room === 'store-types') return ENGINE_ROOMS;
@@ -126,6 +128,17 @@ function isBetterSqlite(specifier: string): boolean {
   return specifier === 'better-sqlite3' || specifier.startsWith('better-sqlite3/');
 }
 
+function isHttpFramework(specifier: string): boolean {
+  return specifier === 'fastify' || specifier.startsWith('fastify/') || specifier.startsWith('@fastify/');
+}
+
+/**
+ * Module-level state in a wire file: a top-level `let` or `var`, or a top-level const bound to a
+ * new object (`new X(...)` or an object literal not typed Readonly). Tables built once and only
+ * read, like json-number.ts's powers, are bound through a function call and pass.
+ */
+const MODULE_STATE = [/^(?:export\s+)?(?:let|var)\s+[\w$]+/gm, /^(?:export\s+)?const\s+[\w$]+\s*(?::(?!\s*Readonly\b)[^=\n]+)?=\s*(?:new\b|\{)/gm];
+
 /** The architecture rules applied to a set of files under src/; empty when every rule holds. */
 function checkArchitecture(files: readonly SourceFile[]): Violation[] {
   const violations: Violation[] = [];
@@ -143,6 +156,10 @@ function checkArchitecture(files: readonly SourceFile[]): Violation[] {
         }
         continue;
       }
+      if (room === 'wire' && isHttpFramework(edge.specifier)) {
+        report(edge.line, edge.specifier, 'src/wire/ decodes bytes without HTTP: it may not import fastify');
+        continue;
+      }
       if (!edge.specifier.startsWith('.')) continue;
       const target = posix.normalize(posix.join(posix.dirname(file.path), edge.specifier));
       if (!target.startsWith('src/')) continue;
@@ -153,6 +170,9 @@ function checkArchitecture(files: readonly SourceFile[]): Violation[] {
       report(edge.line, edge.specifier, `${room} may not import ${targetRoom} (allowed: ${allowedTargets(room).join(', ')})`);
     }
 
+    if (room === 'wire') {
+      for (const hit of findAll(code, MODULE_STATE)) report(hit.line, hit.text, 'src/wire/ keeps no module-level state: a decoder instance owns its scratch');
+    }
     if (room !== 'cli') {
       for (const hit of findAll(code, READS_ARGV_OR_ENV)) report(hit.line, hit.text, 'only src/cli/ reads process.argv and process.env');
     }
@@ -273,6 +293,38 @@ describe('checkArchitecture on synthetic files', () => {
   it('flags a room ARCHITECTURE.md does not name', () => {
     expect(check('src/utils/misc.ts', 'export const x = 1;')).toHaveLength(1);
     expect(check('src/helpers.ts', 'export const x = 1;')).toHaveLength(1);
+  });
+
+  it('lets wire import only core and model, and http and cli import wire', () => {
+    expect(check('src/wire/fast-json.ts', "import { INGEST_BATCH_POINTS_MAX } from '../core/limits.js';\nimport type { PointColumnsBuilder } from '../model/point-columns.js';\nimport { Unpackr } from 'msgpackr';")).toEqual([]);
+    expect(check('src/wire/ingest-body.ts', "import { httpError } from '../http/http-errors.js';")).toEqual([
+      'src/wire/ingest-body.ts:1: ../http/http-errors.js: wire may not import http (allowed: core, model, wire)',
+    ]);
+    expect(check('src/wire/x.ts', "import type { Store } from '../store-types.js';")).toHaveLength(1);
+    expect(check('src/wire/x.ts', "import type { FastifyRequest } from 'fastify';")).toHaveLength(1);
+    expect(check('src/wire/x.ts', "import multipart from '@fastify/multipart';")).toHaveLength(1);
+    expect(check('src/http/server.ts', "import { IngestDecoder } from '../wire/ingest-decoder.js';")).toEqual([]);
+    expect(check('src/cli/point-sources.ts', "import { bluefloodPoint } from '../wire/blueflood-metric.js';")).toEqual([]);
+    expect(check('src/store.ts', "import { IngestDecoder } from './wire/ingest-decoder.js';")).toHaveLength(1);
+    expect(check('src/monitoring/x.ts', "import { IngestDecoder } from '../wire/ingest-decoder.js';")).toHaveLength(1);
+  });
+
+  it('flags module-level state in wire, and only there', () => {
+    expect(check('src/wire/fast-json.ts', 'const slot = new NumberSlot();')).toEqual([
+      'src/wire/fast-json.ts:1: const slot = new: src/wire/ keeps no module-level state: a decoder instance owns its scratch',
+    ]);
+    expect(check('src/wire/fast-msgpack.ts', 'const read = { next: 0 };')).toHaveLength(1);
+    expect(check('src/wire/x.ts', 'let count = 0;\nexport var y = 1;')).toHaveLength(2);
+    expect(check('src/wire/x.ts', "const unpackr: Unpackr = new Unpackr({ int64AsType: 'number' });")).toHaveLength(1);
+    const allowed = [
+      'const BAIL = -1;',
+      "const SOURCE_OF_FIELD: Readonly<Record<string, string>> = { tenant: 'tenantId' };",
+      'const TABLE = ((): Float64Array => new Float64Array(4))();',
+      'export class IngestDecoder {\n  private readonly scratch = new DecodeScratch();\n}',
+      'function f(): number {\n  let i = 0;\n  const o = { next: 0 };\n  return i + o.next;\n}',
+    ];
+    for (const text of allowed) expect(check('src/wire/x.ts', text), text).toEqual([]);
+    expect(check('src/http/x.ts', 'let count = 0;')).toEqual([]);
   });
 
   it('counts top-level store-*.ts files as part of the composition root', () => {

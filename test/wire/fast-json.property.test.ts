@@ -1,11 +1,11 @@
-// Property tests: the fast JSON ingest decoder yields exactly the points of JSON.parse and the full decoder.
+// Owns the property tests of the fast JSON ingest decoder: it yields exactly the points of JSON.parse and the full decoder.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastJsonIngest } from '../../src/http/routes/ingest/fast-json.js';
-import type { IngestScope } from '../../src/http/routes/ingest/ingest-body.js';
+import { fastJsonIngest } from '../../src/wire/fast-json.js';
+import type { IngestScope } from '../../src/wire/ingest-mapping.js';
 import { body, checkAgreement, cleanBody, decoded, SCOPES, slow, type Decoded } from './ingest-fixtures.js';
 
-const JSON_TYPE = 'application/json';
+const JSON_FORMAT = 'json';
 /** JSON whitespace between tokens, as pretty printers and hand-written bodies have it. */
 const space = fc.constantFrom('', ' ', '\n', '\r\n\t', '  ');
 
@@ -20,7 +20,7 @@ function spaced(metrics: unknown, gaps: readonly string[]): string {
 function expectSameAsFull(raw: Buffer, scope: IngestScope): void {
   const quick = decoded(fastJsonIngest(raw, scope));
   expect(quick).toBeDefined();
-  const full = slow(raw, JSON_TYPE, scope) as Decoded;
+  const full = slow(raw, JSON_FORMAT, scope) as Decoded;
   expect(full).toEqual(quick);
   // toEqual does not tell 0 from -0; the values must be the very same numbers.
   quick?.points.forEach((point, i) => {
@@ -61,7 +61,7 @@ describe('the fast JSON decoder agrees with the full decoder', () => {
     let taken = 0;
     fc.assert(
       fc.property(body, fc.array(space, { minLength: 1, maxLength: 3 }), (metrics, gaps) => {
-        taken += checkAgreement(Buffer.from(spaced(metrics, gaps)), JSON_TYPE, fastJsonIngest);
+        taken += checkAgreement(Buffer.from(spaced(metrics, gaps)), JSON_FORMAT, fastJsonIngest);
       }),
       { numRuns: 500 },
     );

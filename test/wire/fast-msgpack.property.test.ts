@@ -1,9 +1,9 @@
-// Property tests: the fast msgpack ingest decoder yields exactly the points of the full decoder.
+// Owns the property tests of the fast msgpack ingest decoder: it yields exactly the points of the full decoder.
 import fc from 'fast-check';
 import { Packr, pack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
-import { fastMsgpackIngest } from '../../src/http/routes/ingest/fast-msgpack.js';
-import type { IngestScope } from '../../src/http/routes/ingest/ingest-body.js';
+import { fastMsgpackIngest } from '../../src/wire/fast-msgpack.js';
+import type { IngestScope } from '../../src/wire/ingest-mapping.js';
 import { body, checkAgreement, cleanBody, decoded, SCOPES, slow, type Decoded } from './ingest-fixtures.js';
 
 describe('the fast msgpack decoder agrees with the full decoder', () => {
@@ -14,7 +14,7 @@ describe('the fast msgpack decoder agrees with the full decoder', () => {
         for (const scope of SCOPES) {
           const quick = decoded(fastMsgpackIngest(packed, scope));
           expect(quick).toBeDefined();
-          const full = slow(packed, 'application/x-msgpack', scope) as Decoded;
+          const full = slow(packed, 'msgpack', scope) as Decoded;
           expect(full).toEqual(quick);
           // toEqual does not tell 0 from -0; the values must be the very same numbers.
           quick?.points.forEach((point, i) => expect(Object.is(point.value, full.points[i]?.value)).toBe(true));
@@ -30,7 +30,7 @@ describe('the fast msgpack decoder agrees with the full decoder', () => {
     fc.assert(
       fc.property(body, fc.boolean(), (metrics, useFloat32) => {
         const raw = useFloat32 ? float32.pack(metrics) : pack(metrics);
-        taken += checkAgreement(raw, 'application/x-msgpack', fastMsgpackIngest);
+        taken += checkAgreement(raw, 'msgpack', fastMsgpackIngest);
       }),
       { numRuns: 500 },
     );
@@ -44,7 +44,7 @@ describe('the fast msgpack decoder agrees with the full decoder', () => {
       const raw = Buffer.concat([head, Buffer.from([type, ...bytes])]);
       const quick = decoded(fastMsgpackIngest(raw, SCOPES[0] as IngestScope));
       expect(quick).toBeDefined();
-      expect(slow(raw, 'application/x-msgpack', SCOPES[0] as IngestScope)).toEqual(quick);
+      expect(slow(raw, 'msgpack', SCOPES[0] as IngestScope)).toEqual(quick);
     }
     expect(fastMsgpackIngest(Buffer.from([0x91, 0x81]), SCOPES[0] as IngestScope)).toBeUndefined();
     const whole = pack([{ metricName: 'm', metricValue: 1.5, collectionTime: 1_700_000_000_000 }]);

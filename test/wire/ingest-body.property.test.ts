@@ -1,9 +1,9 @@
-// Property tests of mapping ingest bodies (Blueflood metrics) onto points and per-metric errors.
+// Owns the property tests of the full ingest decoder: mapping bodies (Blueflood metrics) onto points and per-metric errors.
 import fc from 'fast-check';
 import { pack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
-import { decodeIngestBody, mapIngestItems, storeRejectionEntries } from '../../src/http/routes/ingest/ingest-body.js';
 import { pointsOf } from '../../src/model/point-columns.js';
+import { decodeIngestBody, mapIngestItems, storeRejectionEntries } from '../../src/wire/ingest-body.js';
 
 const goodMetric = fc.record({
   metricName: fc.string({ minLength: 1, maxLength: 20 }),
@@ -78,14 +78,14 @@ describe('decodeIngestBody', () => {
     fc.assert(
       fc.property(fc.array(goodMetric, { maxLength: 10 }), (metrics) => {
         const clean = JSON.parse(JSON.stringify(metrics));
-        expect(decodeIngestBody(Buffer.from(JSON.stringify(clean)), 'application/json')).toEqual(clean);
-        expect(decodeIngestBody(pack(clean), 'application/x-msgpack')).toEqual(clean);
+        expect(decodeIngestBody(Buffer.from(JSON.stringify(clean)), 'json')).toEqual(clean);
+        expect(decodeIngestBody(pack(clean), 'msgpack')).toEqual(clean);
       }),
     );
   });
 
   it('refuses empty, unparsable and non-array bodies with HTTP_BODY_INVALID', () => {
-    for (const [raw, type] of [[Buffer.alloc(0), 'application/json'], [Buffer.from('{'), 'application/json'], [Buffer.from('{}'), 'application/json'], [pack({ a: 1 }), 'application/x-msgpack']] as const) {
+    for (const [raw, type] of [[Buffer.alloc(0), 'json'], [Buffer.from('{'), 'json'], [Buffer.from('{}'), 'json'], [pack({ a: 1 }), 'msgpack']] as const) {
       expect(() => decodeIngestBody(raw, type)).toThrowError(expect.objectContaining({ code: 'HTTP_BODY_INVALID' }));
     }
   });

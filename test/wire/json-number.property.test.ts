@@ -1,7 +1,7 @@
-// Property tests: parseJsonNumber matches JSON.parse bit for bit, ends where the number ends, refuses non-numbers.
+// Owns the property tests of parseJsonNumber: it matches JSON.parse bit for bit, ends where the number ends, refuses non-numbers.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonNumber } from '../../src/http/routes/ingest/json-number.js';
+import { parseJsonNumber } from '../../src/wire/json-number.js';
 
 const RUNS = 5000;
 
