@@ -4,12 +4,13 @@ import type { Clock } from '../core/clock.js';
 import { sha256 } from '../identity/secrets.js';
 import type { AgentRow, AgentTokenRow, ConnectionRow } from './agent-store.js';
 import { isAgentId } from './agent-rules.js';
-import { bodyObject, onlyKeys, optionalLabel, present } from './field-rules.js';
+import { keep } from './body-merge.js';
 import { newId } from './ids.js';
 import { limitReached, notFound } from './monitoring-errors.js';
 import { AGENT_RETENTION_MS, AGENT_TOKENS_PER_TENANT_MAX } from './monitoring-limits.js';
 import type { MonitoringStore } from './monitoring-store.js';
 import { pageOf, type Page, type PageRequest } from './paging.js';
+import type { AgentTokenCreate, AgentTokenUpdate } from './schemas/agent-token-schema.js';
 
 /** An agent token as the API shows it: the value is derived again on every read, never stored. */
 export interface AgentTokenView {
@@ -80,16 +81,9 @@ export class AgentService {
     return { id: row.id, token: this.tokenValue(tenant, row.id), label: row.label, createdMs: row.createdMs, updatedMs: row.updatedMs };
   }
 
-  private labelOf(raw: unknown): string | null | undefined {
-    const body = raw === undefined ? {} : bodyObject(raw);
-    onlyKeys(body, ['label']);
-    const value = present(body, 'label');
-    return value === undefined ? undefined : optionalLabel(value);
-  }
-
-  /** Creates an agent token; returns its id. */
-  createToken(tenant: string, body: unknown): string {
-    const label = this.labelOf(body) ?? null;
+  /** Creates an agent token from a body its schema has admitted; returns its id. */
+  createToken(tenant: string, body: AgentTokenCreate): string {
+    const label = body.label ?? null;
     return this.store.transaction(() => {
       if (this.store.agents.tokenCount(tenant) >= AGENT_TOKENS_PER_TENANT_MAX) throw limitReached('AgentToken', AGENT_TOKENS_PER_TENANT_MAX);
       const id = newId('agentToken');
@@ -105,11 +99,10 @@ export class AgentService {
     return this.view(tenant, row);
   }
 
-  /** Changes a token's label. */
-  updateToken(tenant: string, id: string, body: unknown): void {
-    const label = this.labelOf(body);
+  /** Changes a token's label (a body without one keeps it). */
+  updateToken(tenant: string, id: string, body: AgentTokenUpdate): void {
     const existing = this.token(tenant, id);
-    this.store.agents.labelToken(tenant, id, label === undefined ? existing.label : label, this.clock.now());
+    this.store.agents.labelToken(tenant, id, keep(body.label, existing.label), this.clock.now());
   }
 
   /** Deletes a token; agents using it can no longer connect. */

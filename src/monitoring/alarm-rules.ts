@@ -1,10 +1,12 @@
-// Owns the fields of an alarm and their validation, including parsing the criteria with the alarm language.
+// Owns the rules of an alarm its schema cannot state: check_id stays, criteria follow the alarm language; and the stored doc.
+import { assert } from '../core/assert.js';
 import { StrataError } from '../core/errors.js';
 import { parseCriteria } from './alarm-language/parser.js';
 import { AlarmParseError } from './alarm-language/parse-error.js';
+import { keep } from './body-merge.js';
 import { fieldError } from './monitoring-errors.js';
-import { CRITERIA_LENGTH_MAX } from './monitoring-limits.js';
-import { bodyObject, bool, label, metadata, onlyKeys, present, required, text } from './field-rules.js';
+import type { AlarmCreate, AlarmUpdate } from './schemas/alarm-schema.js';
+import type { Metadata } from './schemas/field-schemas.js';
 
 /** The stored fields of an alarm (besides id, entity and times). */
 export interface AlarmDoc {
@@ -13,10 +15,8 @@ export interface AlarmDoc {
   readonly criteria: string | null;
   readonly label: string | null;
   readonly disabled: boolean;
-  readonly metadata: Readonly<Record<string, string>> | null;
+  readonly metadata: Metadata | null;
 }
-
-const KEYS = ['check_id', 'notification_plan_id', 'criteria', 'label', 'disabled', 'metadata'];
 
 /**
  * Checks criteria against the alarm language; a failure is a 400 alarmParseError whose details
@@ -39,32 +39,25 @@ export function checkCriteria(criteria: string): void {
   }
 }
 
-function criteriaOf(value: unknown): string | null {
-  if (value === null) return null;
-  const criteria = text('criteria', value, 1, CRITERIA_LENGTH_MAX);
-  checkCriteria(criteria);
-  return criteria;
-}
-
-/** Validates an alarm body; with `existing`, an update (check_id may not change) keeping fields the body leaves out. */
-export function parseAlarm(raw: unknown, existing?: AlarmDoc): AlarmDoc {
-  const body = bodyObject(raw);
-  onlyKeys(body, KEYS);
-  const pick = <T>(key: string, parse: (v: unknown) => T, fallback: T): T => {
-    const value = present(body, key);
-    return value === undefined ? fallback : parse(value);
-  };
-  const checkId = existing === undefined ? text('check_id', required(body, 'check_id'), 1, 64) : existing.check_id;
-  if (existing !== undefined && present(body, 'check_id') !== undefined && body['check_id'] !== existing.check_id) throw fieldError('check_id', 'cannot be changed');
+/**
+ * The alarm a schema-valid body describes: on update check_id may only be repeated unchanged and
+ * keys left out keep their stored value; criteria given are parsed with the alarm language.
+ * Whether the check and plan exist is the service's business.
+ */
+export function alarmDoc(input: AlarmCreate): AlarmDoc;
+export function alarmDoc(input: AlarmUpdate, existing: AlarmDoc): AlarmDoc;
+export function alarmDoc(input: AlarmUpdate, existing?: AlarmDoc): AlarmDoc {
+  if (existing !== undefined && input.check_id !== undefined && input.check_id !== existing.check_id) throw fieldError('check_id', 'cannot be changed');
+  const checkId = existing?.check_id ?? input.check_id;
+  const planId = input.notification_plan_id ?? existing?.notification_plan_id;
+  assert(checkId !== undefined && planId !== undefined, 'an alarm create body has check_id and notification_plan_id (its schema requires them)');
+  if (input.criteria !== undefined && input.criteria !== null) checkCriteria(input.criteria);
   return {
     check_id: checkId,
-    notification_plan_id:
-      existing === undefined
-        ? text('notification_plan_id', required(body, 'notification_plan_id'), 1, 64)
-        : pick('notification_plan_id', (v) => text('notification_plan_id', v, 1, 64), existing.notification_plan_id),
-    criteria: pick('criteria', criteriaOf, existing?.criteria ?? null),
-    label: pick('label', (v) => (v === null ? null : label(v)), existing?.label ?? null),
-    disabled: pick('disabled', (v) => bool('disabled', v), existing?.disabled ?? false),
-    metadata: pick('metadata', metadata, existing?.metadata ?? null),
+    notification_plan_id: planId,
+    criteria: keep(input.criteria, existing?.criteria ?? null),
+    label: keep(input.label, existing?.label ?? null),
+    disabled: keep(input.disabled, existing?.disabled ?? false),
+    metadata: keep(input.metadata, existing?.metadata ?? null),
   };
 }

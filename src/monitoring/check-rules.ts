@@ -1,33 +1,30 @@
-// Owns the fields of a check and their validation: type, details, zones, target, period and timeout.
+// Owns the rules of a check its schema cannot state: the type stays, timeout below period, remote targets and zones, and the stored doc.
+import { assert } from '../core/assert.js';
+import { detailsWithDefaults, isRemoteType, type CheckDetails, type CheckTypeId } from './check-types.js';
+import { keep } from './body-merge.js';
 import { fieldError } from './monitoring-errors.js';
-import {
-  CHECK_PERIOD_S_DEFAULT,
-  CHECK_PERIOD_S_MAX,
-  CHECK_PERIOD_S_MIN,
-  CHECK_TIMEOUT_S_DEFAULT,
-  CHECK_TIMEOUT_S_MIN,
-  CHECK_TYPE_LENGTH_MAX,
-  LABEL_LENGTH_MAX,
-} from './monitoring-limits.js';
-import { bodyObject, bool, integer, label, metadata, onlyKeys, present, required, text, type JsonObject } from './field-rules.js';
-import { checkDetails, isKnownType, isRemoteType } from './check-types.js';
+import { CHECK_PERIOD_S_DEFAULT, CHECK_TIMEOUT_S_DEFAULT } from './monitoring-limits.js';
+import { CHECK_DETAILS_SCHEMAS } from './schemas/check-details-schema.js';
+import type { CheckCreate, CheckUpdate, TargetResolver } from './schemas/check-schema.js';
+import type { Metadata } from './schemas/field-schemas.js';
+import { firstRequired } from './schemas/json-schema.js';
 
 /** The stored fields of a check (besides id, entity and times). */
 export interface CheckDoc {
   readonly label: string | null;
-  readonly type: string;
-  readonly details: JsonObject;
+  readonly type: CheckTypeId;
+  readonly details: CheckDetails;
   readonly monitoring_zones_poll: readonly string[] | null;
   readonly target_alias: string | null;
   readonly target_hostname: string | null;
-  readonly target_resolver: 'IPv4' | 'IPv6' | null;
+  readonly target_resolver: TargetResolver | null;
   readonly period: number;
   readonly timeout: number;
   readonly disabled: boolean;
-  readonly metadata: Readonly<Record<string, string>> | null;
+  readonly metadata: Metadata | null;
 }
 
-/** What validating a check needs to know besides its body. */
+/** What the check rules need besides the body: the configuration and the entity. */
 export interface CheckContext {
   /** Ids of the configured monitoring zones. */
   readonly zoneIds: readonly string[];
@@ -35,74 +32,71 @@ export interface CheckContext {
   readonly addressNames: readonly string[];
 }
 
-const KEYS = ['label', 'type', 'details', 'monitoring_zones_poll', 'target_alias', 'target_hostname', 'target_resolver', 'period', 'timeout', 'disabled', 'metadata'];
-const HOSTNAME_PATTERN = /^[A-Za-z0-9]([-A-Za-z0-9.:]{0,253}[A-Za-z0-9])?$/;
+/** The fields only remote checks take. */
+const REMOTE_KEYS = ['monitoring_zones_poll', 'target_alias', 'target_hostname', 'target_resolver'] as const;
 
-function zones(value: unknown, context: CheckContext): readonly string[] {
-  if (!Array.isArray(value) || value.length === 0) throw fieldError('monitoring_zones_poll', 'must be a non-empty array of monitoring zone ids');
-  for (const zone of value) {
-    if (typeof zone !== 'string' || !context.zoneIds.includes(zone)) throw fieldError('monitoring_zones_poll', `unknown monitoring zone ${JSON.stringify(zone)}`);
+/**
+ * Details as stored. Null or absent details are an empty object, which must satisfy the type's
+ * details schema too (remote.http needs a url), so the first parameter it requires is named.
+ */
+function detailsOf(type: CheckTypeId, details: CheckDetails | null | undefined): CheckDetails {
+  if (details === null || details === undefined) {
+    const missing = firstRequired(CHECK_DETAILS_SCHEMAS[type]);
+    if (missing !== undefined) throw fieldError(`details.${missing}`, 'is required');
+    return detailsWithDefaults(type, {});
   }
-  return [...new Set(value as string[])];
+  return detailsWithDefaults(type, details);
 }
 
-function nullable<T>(value: unknown, parse: (v: unknown) => T): T | null {
-  return value === null || value === undefined ? null : parse(value);
+/** Zones a body gives must be configured ones (stored zones stay valid if the configuration changes later). */
+function configuredZones(zones: readonly string[], context: CheckContext): readonly string[] {
+  const unknown = zones.find((zone) => !context.zoneIds.includes(zone));
+  if (unknown !== undefined) throw fieldError('monitoring_zones_poll', `unknown monitoring zone ${JSON.stringify(unknown)}`);
+  return [...new Set(zones)];
 }
 
-/** Checks the remote-only rules: zones to poll from and exactly one of target_alias or target_hostname. */
+/** A remote check needs zones and exactly one target; an alias must name one of the entity's addresses. */
 function remoteRules(doc: CheckDoc, context: CheckContext): void {
   if (doc.monitoring_zones_poll === null) throw fieldError('monitoring_zones_poll', 'is required for remote checks');
   if ((doc.target_alias === null) === (doc.target_hostname === null)) throw fieldError('target_alias', 'remote checks need exactly one of target_alias or target_hostname');
   if (doc.target_alias !== null && !context.addressNames.includes(doc.target_alias)) throw fieldError('target_alias', 'must name one of the entity ip_addresses');
 }
 
-/** Validates a check body; with `existing`, an update (type may not change) keeping fields the body leaves out. */
-export function parseCheck(raw: unknown, context: CheckContext, existing?: CheckDoc): CheckDoc {
-  const body = bodyObject(raw);
-  onlyKeys(body, KEYS);
-  const type = existing === undefined ? text('type', required(body, 'type'), 1, CHECK_TYPE_LENGTH_MAX) : existing.type;
-  if (existing !== undefined && present(body, 'type') !== undefined && body['type'] !== existing.type) throw fieldError('type', 'cannot be changed');
-  if (!isKnownType(type)) throw fieldError('type', `unknown check type ${JSON.stringify(type)}`);
-  const pick = <T>(key: string, parse: (v: unknown) => T, fallback: T): T => {
-    const value = present(body, key);
-    return value === undefined ? fallback : parse(value);
-  };
-  const remote = isRemoteType(type);
-  const period = pick('period', (v) => integer('period', v, CHECK_PERIOD_S_MIN, CHECK_PERIOD_S_MAX), existing?.period ?? CHECK_PERIOD_S_DEFAULT);
-  const timeout = pick('timeout', (v) => integer('timeout', v, CHECK_TIMEOUT_S_MIN, CHECK_PERIOD_S_MAX), existing?.timeout ?? CHECK_TIMEOUT_S_DEFAULT);
+/**
+ * The check a schema-valid body describes, with the rules its schema cannot state: on update the
+ * type may not change and keys left out keep their stored value; the timeout stays below the
+ * period; remote checks poll configured zones and target exactly one address; agent checks take
+ * no remote fields. A create fills the defaults (period, timeout, details).
+ */
+export function checkDoc(input: CheckCreate, context: CheckContext): CheckDoc;
+export function checkDoc(input: CheckUpdate, context: CheckContext, existing: CheckDoc): CheckDoc;
+export function checkDoc(input: CheckUpdate, context: CheckContext, existing?: CheckDoc): CheckDoc {
+  if (existing !== undefined && input.type !== undefined && input.type !== existing.type) throw fieldError('type', 'cannot be changed');
+  const type = existing?.type ?? input.type;
+  assert(type !== undefined, 'a check create body has a type (its schema requires one)');
+  const period = keep(input.period, existing?.period ?? CHECK_PERIOD_S_DEFAULT);
+  const timeout = keep(input.timeout, existing?.timeout ?? CHECK_TIMEOUT_S_DEFAULT);
   if (timeout >= period) throw fieldError('timeout', 'must be less than the period');
+  const details = input.details !== undefined || existing === undefined ? detailsOf(type, input.details) : existing.details;
+  const remote = isRemoteType(type);
+  if (!remote) {
+    for (const key of REMOTE_KEYS) if (input[key] !== undefined && input[key] !== null) throw fieldError(key, 'applies to remote checks only');
+  }
+  const given = input.monitoring_zones_poll;
+  const zones = given === undefined || given === null ? given : configuredZones(given, context);
   const doc: CheckDoc = {
-    label: pick('label', (v) => nullable(v, (l) => label(l)), existing?.label ?? null),
+    label: keep(input.label, existing?.label ?? null),
     type,
-    // Details are validated whenever given, and on create even when absent (remote.http needs a url).
-    details: present(body, 'details') !== undefined || existing === undefined ? checkDetails(type, present(body, 'details')) : existing.details,
-    monitoring_zones_poll: remote ? pick('monitoring_zones_poll', (v) => zones(v, context), existing?.monitoring_zones_poll ?? null) : null,
-    target_alias: remote ? pick('target_alias', (v) => nullable(v, (a) => text('target_alias', a, 1, LABEL_LENGTH_MAX)), existing?.target_alias ?? null) : null,
-    target_hostname: remote
-      ? pick('target_hostname', (v) => nullable(v, (h) => matchHost(h)), existing?.target_hostname ?? null)
-      : null,
-    target_resolver: remote ? pick('target_resolver', (v) => nullable(v, resolver), existing?.target_resolver ?? null) : null,
+    details,
+    monitoring_zones_poll: remote ? keep(zones, existing?.monitoring_zones_poll ?? null) : null,
+    target_alias: remote ? keep(input.target_alias, existing?.target_alias ?? null) : null,
+    target_hostname: remote ? keep(input.target_hostname, existing?.target_hostname ?? null) : null,
+    target_resolver: remote ? keep(input.target_resolver, existing?.target_resolver ?? null) : null,
     period,
     timeout,
-    disabled: pick('disabled', (v) => bool('disabled', v), existing?.disabled ?? false),
-    metadata: pick('metadata', metadata, existing?.metadata ?? null),
+    disabled: keep(input.disabled, existing?.disabled ?? false),
+    metadata: keep(input.metadata, existing?.metadata ?? null),
   };
-  if (!remote) {
-    for (const key of ['monitoring_zones_poll', 'target_alias', 'target_hostname', 'target_resolver']) {
-      if (present(body, key) !== undefined && body[key] !== null) throw fieldError(key, 'applies to remote checks only');
-    }
-  } else remoteRules(doc, context);
+  if (remote) remoteRules(doc, context);
   return doc;
-}
-
-function matchHost(value: unknown): string {
-  const host = text('target_hostname', value, 1, 255);
-  if (!HOSTNAME_PATTERN.test(host)) throw fieldError('target_hostname', 'must be a hostname or IP address');
-  return host;
-}
-
-function resolver(value: unknown): 'IPv4' | 'IPv6' {
-  if (value !== 'IPv4' && value !== 'IPv6') throw fieldError('target_resolver', 'must be IPv4 or IPv6');
-  return value;
 }

@@ -1,14 +1,17 @@
 // Owns the rules around entities, checks and alarms: parents exist, references resolve, children block deletes.
 import type { StoredDoc } from './doc-store.js';
 import { DocCollection, type CollectionDeps } from './doc-collection.js';
-import { parseAlarm, type AlarmDoc } from './alarm-rules.js';
-import { parseCheck, type CheckContext, type CheckDoc } from './check-rules.js';
-import { parseEntity, type EntityDoc } from './entity-rules.js';
+import { alarmDoc, type AlarmDoc } from './alarm-rules.js';
+import { checkDoc, type CheckContext, type CheckDoc } from './check-rules.js';
+import { entityDoc, type EntityDoc } from './entity-rules.js';
 import { childrenExist, fieldError, parentNotFound } from './monitoring-errors.js';
 import { ALARMS_PER_ENTITY_MAX, CHECKS_PER_ENTITY_MAX, ENTITIES_PER_TENANT_MAX } from './monitoring-limits.js';
 import type { MonitoringZone } from './monitoring-zones.js';
 import type { PlanDoc } from './notification-rules.js';
 import type { Page, PageRequest } from './paging.js';
+import type { AlarmCreate, AlarmUpdate } from './schemas/alarm-schema.js';
+import type { CheckCreate, CheckUpdate } from './schemas/check-schema.js';
+import type { EntityCreate, EntityUpdate } from './schemas/entity-schema.js';
 
 /** What the entity service needs: store, clock, the zones, and the plans (alarms name one). */
 export interface EntityServiceDeps extends CollectionDeps {
@@ -43,9 +46,9 @@ export class EntityService {
     return { zoneIds: this.deps.zones.map((zone) => zone.id), addressNames: Object.keys(entity.ip_addresses) };
   }
 
-  /** Creates an entity; returns its id. */
-  createEntity(tenant: string, body: unknown): string {
-    const doc = parseEntity(body);
+  /** Creates an entity from a body its schema has admitted; returns its id. */
+  createEntity(tenant: string, body: EntityCreate): string {
+    const doc = entityDoc(body);
     return this.tx(() => this.entities.create({ tenant }, doc));
   }
 
@@ -55,9 +58,9 @@ export class EntityService {
   }
 
   /** Updates the fields the body gives; an address a check targets by alias must stay. */
-  updateEntity(tenant: string, id: string, body: unknown): void {
+  updateEntity(tenant: string, id: string, body: EntityUpdate): void {
     this.tx(() => {
-      const doc = parseEntity(body, this.entities.get({ tenant }, id).doc);
+      const doc = entityDoc(body, this.entities.get({ tenant }, id).doc);
       for (const check of this.checks.list({ tenant, entityId: id }, { limit: CHECKS_PER_ENTITY_MAX }).values) {
         const alias = check.doc.target_alias;
         if (alias !== null && !Object.hasOwn(doc.ip_addresses, alias)) throw fieldError('ip_addresses', `'${alias}' is the target_alias of check ${check.id}`);
@@ -82,10 +85,10 @@ export class EntityService {
   }
 
   /** Creates a check on an entity; returns its id. */
-  createCheck(tenant: string, entityId: string, body: unknown): string {
+  createCheck(tenant: string, entityId: string, body: CheckCreate): string {
     return this.tx(() => {
       const entity = this.parent(tenant, entityId);
-      return this.checks.create({ tenant, entityId }, parseCheck(body, this.checkContext(entity.doc)));
+      return this.checks.create({ tenant, entityId }, checkDoc(body, this.checkContext(entity.doc)));
     });
   }
 
@@ -96,11 +99,11 @@ export class EntityService {
   }
 
   /** Updates a check's fields. */
-  updateCheck(tenant: string, entityId: string, id: string, body: unknown): void {
+  updateCheck(tenant: string, entityId: string, id: string, body: CheckUpdate): void {
     this.tx(() => {
       const entity = this.parent(tenant, entityId);
       const existing = this.checks.get({ tenant, entityId }, id);
-      this.checks.replace({ tenant, entityId }, id, parseCheck(body, this.checkContext(entity.doc), existing.doc));
+      this.checks.replace({ tenant, entityId }, id, checkDoc(body, this.checkContext(entity.doc), existing.doc));
     });
   }
 
@@ -129,10 +132,10 @@ export class EntityService {
   }
 
   /** Creates an alarm on an entity; returns its id. */
-  createAlarm(tenant: string, entityId: string, body: unknown): string {
+  createAlarm(tenant: string, entityId: string, body: AlarmCreate): string {
     return this.tx(() => {
       this.parent(tenant, entityId);
-      const doc = parseAlarm(body);
+      const doc = alarmDoc(body);
       this.checkAlarmRefs(tenant, entityId, doc);
       return this.alarms.create({ tenant, entityId }, doc, { checkId: doc.check_id, planId: doc.notification_plan_id });
     });
@@ -145,10 +148,10 @@ export class EntityService {
   }
 
   /** Updates an alarm's fields. */
-  updateAlarm(tenant: string, entityId: string, id: string, body: unknown): void {
+  updateAlarm(tenant: string, entityId: string, id: string, body: AlarmUpdate): void {
     this.tx(() => {
       const existing = this.alarm(tenant, entityId, id);
-      const doc = parseAlarm(body, existing.doc);
+      const doc = alarmDoc(body, existing.doc);
       this.checkAlarmRefs(tenant, entityId, doc);
       this.alarms.replace({ tenant, entityId }, id, doc, { checkId: doc.check_id, planId: doc.notification_plan_id });
     });

@@ -16,6 +16,8 @@ export const METADATA_ENTRIES_MAX = 256;
 export const METADATA_TEXT_LENGTH_MAX = 255;
 /** Most ip_addresses entries on one entity. */
 export const IP_ADDRESSES_MAX = 64;
+/** Longest id of a monitoring object a body names (a check, plan or notification id). */
+export const OBJECT_ID_LENGTH_MAX = 64;
 /** Longest entity URI. */
 export const URI_LENGTH_MAX = 1024;
 /** Longest agent id (spec 2.1 and section 8). */
@@ -28,10 +30,12 @@ export const CHECK_PERIOD_S_MAX = 1800;
 export const CHECK_PERIOD_S_DEFAULT = 60;
 /** Shortest check timeout, in seconds. */
 export const CHECK_TIMEOUT_S_MIN = 2;
+/** Longest check timeout, in seconds: a timeout stays below the longest period. */
+export const CHECK_TIMEOUT_S_MAX = CHECK_PERIOD_S_MAX - 1;
 /** Timeout of a check created without one, in seconds (kept below the default period). */
 export const CHECK_TIMEOUT_S_DEFAULT = 30;
-/** Longest check type name. */
-export const CHECK_TYPE_LENGTH_MAX = 64;
+/** Longest target_hostname of a remote check (a DNS name's limit). */
+export const HOSTNAME_LENGTH_MAX = 255;
 /** Most keys in a check's details object. */
 export const CHECK_DETAILS_KEYS_MAX = 64;
 /** Longest string inside check details (a remote.http URL may be 8096 characters). */
@@ -48,6 +52,10 @@ export const CRITERIA_LENGTH_MAX = 16_384;
 export const PLAN_STATE_NOTIFICATIONS_MAX = 64;
 /** Longest notification detail value (an address, URL or key). */
 export const NOTIFICATION_DETAIL_LENGTH_MAX = 1024;
+/** Longest email address (RFC 5321's path limit less the brackets). */
+export const EMAIL_LENGTH_MAX = 254;
+/** Longest incidentA service_key (spec 2.5 and section 8: 1 to 32 characters). */
+export const SERVICE_KEY_LENGTH_MAX = 32;
 /** Most entities a tenant may hold. */
 export const ENTITIES_PER_TENANT_MAX = 10_000;
 /** Most checks one entity may hold. */
@@ -69,3 +77,6 @@ export const METRIC_TYPE_INFERENCE_WINDOW_MS = 2 * DAY_MS;
 
 assert(LIST_LIMIT_DEFAULT <= LIST_LIMIT_MAX, 'the default page fits the largest page');
 assert(CHECK_TIMEOUT_S_DEFAULT < CHECK_PERIOD_S_DEFAULT && CHECK_TIMEOUT_S_MIN < CHECK_PERIOD_S_MIN, 'a timeout stays below its period');
+assert(CHECK_TIMEOUT_S_MIN <= CHECK_TIMEOUT_S_DEFAULT && CHECK_TIMEOUT_S_DEFAULT <= CHECK_TIMEOUT_S_MAX, 'the default timeout is a valid timeout');
+assert(CHECK_PERIOD_S_MIN <= CHECK_PERIOD_S_DEFAULT && CHECK_PERIOD_S_DEFAULT <= CHECK_PERIOD_S_MAX, 'the default period is a valid period');
+assert(EMAIL_LENGTH_MAX <= NOTIFICATION_DETAIL_LENGTH_MAX && SERVICE_KEY_LENGTH_MAX <= NOTIFICATION_DETAIL_LENGTH_MAX, 'every notification detail fits the detail limit');

@@ -18,7 +18,7 @@ export const DEFAULT_MONITORING_ZONES: readonly MonitoringZone[] = [
 ];
 
 /** A zone id: `mz` then 1 to 30 letters or digits (it becomes a metric-name prefix, so no dots). */
-const ZONE_ID_PATTERN = /^mz[A-Za-z0-9]{1,30}$/;
+export const ZONE_ID_PATTERN = /^mz[A-Za-z0-9]{1,30}$/;
 /** Most zones a configuration may list. */
 export const MONITORING_ZONES_MAX = 64;
 

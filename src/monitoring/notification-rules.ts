@@ -1,16 +1,19 @@
-// Owns the fields of notifications and notification plans and their validation.
-import { fieldError } from './monitoring-errors.js';
-import { PLAN_STATE_NOTIFICATIONS_MAX } from './monitoring-limits.js';
-import { bodyObject, label, metadata, onlyKeys, present, required, text, type JsonObject } from './field-rules.js';
-import { notificationDetails } from './notification-details.js';
-import { isNotificationType, type NotificationTypeId } from './notification-types.js';
+// Owns the stored fields of notifications and plans and the rules of their bodies a schema cannot state.
+import { assert } from '../core/assert.js';
+import { keep } from './body-merge.js';
+import { notificationDetailsOf } from './notification-details.js';
+import type { NotificationTypeId } from './notification-types.js';
+import type { Metadata } from './schemas/field-schemas.js';
+import type { NotificationDetails } from './schemas/notification-details-schema.js';
+import type { NotificationCreate, NotificationUpdate } from './schemas/notification-schema.js';
+import type { PlanCreate, PlanUpdate } from './schemas/plan-schema.js';
 
 /** The stored fields of a notification. */
 export interface NotificationDoc {
   readonly label: string;
   readonly type: NotificationTypeId;
-  readonly details: JsonObject;
-  readonly metadata: Readonly<Record<string, string>> | null;
+  readonly details: NotificationDetails;
+  readonly metadata: Metadata | null;
 }
 
 /** The stored fields of a notification plan: notification ids per alarm state. */
@@ -19,48 +22,45 @@ export interface PlanDoc {
   readonly critical_state: readonly string[];
   readonly warning_state: readonly string[];
   readonly ok_state: readonly string[];
-  readonly metadata: Readonly<Record<string, string>> | null;
+  readonly metadata: Metadata | null;
 }
 
 /** The three state lists of a plan. */
 export const PLAN_STATES = ['critical_state', 'warning_state', 'ok_state'] as const;
 
-/** Validates a notification body; with `existing`, an update. A new type needs details valid for it. */
-export function parseNotification(raw: unknown, existing?: NotificationDoc): NotificationDoc {
-  const body = bodyObject(raw);
-  onlyKeys(body, ['label', 'type', 'details', 'metadata']);
-  const typeValue = existing === undefined ? required(body, 'type') : (present(body, 'type') ?? existing.type);
-  const type = text('type', typeValue, 1, 64);
-  if (!isNotificationType(type)) throw fieldError('type', `unknown notification type ${JSON.stringify(type)}`);
-  const detailsValue = present(body, 'details') ?? (existing !== undefined && type === existing.type ? existing.details : undefined);
-  return {
-    label: existing === undefined ? label(required(body, 'label')) : label(present(body, 'label') ?? existing.label),
-    type,
-    details: notificationDetails(type, detailsValue),
-    metadata: present(body, 'metadata') !== undefined ? metadata(body['metadata']) : (existing?.metadata ?? null),
-  };
+/**
+ * The notification a schema-valid body describes; an update keeps the keys it leaves out. The
+ * stored details carry over (when details are null or left out) only while the type stays: a new
+ * type without details starts from empty details, which must satisfy it.
+ */
+export function notificationDoc(input: NotificationCreate): NotificationDoc;
+export function notificationDoc(input: NotificationUpdate, existing: NotificationDoc): NotificationDoc;
+export function notificationDoc(input: NotificationUpdate, existing?: NotificationDoc): NotificationDoc {
+  const label = input.label ?? existing?.label;
+  const type = input.type ?? existing?.type;
+  assert(label !== undefined && type !== undefined, 'a notification create body has a label and a type (its schema requires them)');
+  const details = notificationDetailsOf(type, input.details ?? (type === existing?.type ? existing.details : undefined));
+  return { label, type, details, metadata: keep(input.metadata, existing?.metadata ?? null) };
 }
 
-function idList(key: string, value: unknown): readonly string[] {
-  if (value === null) return [];
-  if (!Array.isArray(value) || value.length > PLAN_STATE_NOTIFICATIONS_MAX) throw fieldError(key, `must be an array of at most ${PLAN_STATE_NOTIFICATIONS_MAX} notification ids`);
-  for (const id of value) text(key, id, 1, 64);
-  return [...new Set(value as string[])];
-}
-
-/** Validates a notification plan body; with `existing`, an update. Whether the ids exist is the service's check. */
-export function parsePlan(raw: unknown, existing?: PlanDoc): PlanDoc {
-  const body = bodyObject(raw);
-  onlyKeys(body, ['label', ...PLAN_STATES, 'metadata']);
-  const list = (key: (typeof PLAN_STATES)[number]): readonly string[] => {
-    const value = present(body, key);
-    return value === undefined ? (existing?.[key] ?? []) : idList(key, value);
+/**
+ * The plan a schema-valid body describes; an update keeps the keys it leaves out, a null list is
+ * empty and a repeated id counts once. Whether the ids name notifications is the service's business.
+ */
+export function planDoc(input: PlanCreate): PlanDoc;
+export function planDoc(input: PlanUpdate, existing: PlanDoc): PlanDoc;
+export function planDoc(input: PlanUpdate, existing?: PlanDoc): PlanDoc {
+  const label = input.label ?? existing?.label;
+  assert(label !== undefined, 'a plan create body has a label (its schema requires one)');
+  const list = (state: (typeof PLAN_STATES)[number]): readonly string[] => {
+    const given = input[state];
+    return given === undefined ? (existing?.[state] ?? []) : [...new Set(given ?? [])];
   };
   return {
-    label: existing === undefined ? label(required(body, 'label')) : label(present(body, 'label') ?? existing.label),
+    label,
     critical_state: list('critical_state'),
     warning_state: list('warning_state'),
     ok_state: list('ok_state'),
-    metadata: present(body, 'metadata') !== undefined ? metadata(body['metadata']) : (existing?.metadata ?? null),
+    metadata: keep(input.metadata, existing?.metadata ?? null),
   };
 }

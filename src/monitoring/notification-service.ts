@@ -3,8 +3,10 @@ import type { StoredDoc } from './doc-store.js';
 import { DocCollection, type CollectionDeps } from './doc-collection.js';
 import { childrenExist, fieldError } from './monitoring-errors.js';
 import { NOTIFICATIONS_PER_TENANT_MAX, PLANS_PER_TENANT_MAX } from './monitoring-limits.js';
-import { PLAN_STATES, parseNotification, parsePlan, type NotificationDoc, type PlanDoc } from './notification-rules.js';
+import { PLAN_STATES, notificationDoc, planDoc, type NotificationDoc, type PlanDoc } from './notification-rules.js';
 import type { Page, PageRequest } from './paging.js';
+import type { NotificationCreate, NotificationUpdate } from './schemas/notification-schema.js';
+import type { PlanCreate, PlanUpdate } from './schemas/plan-schema.js';
 
 /** Notifications and notification plans of a tenant. */
 export class NotificationService {
@@ -21,9 +23,9 @@ export class NotificationService {
     return this.deps.store.transaction(work);
   }
 
-  /** Creates a notification; returns its id. */
-  createNotification(tenant: string, body: unknown): string {
-    const doc = parseNotification(body);
+  /** Creates a notification from a body its schema has admitted; returns its id. */
+  createNotification(tenant: string, body: NotificationCreate): string {
+    const doc = notificationDoc(body);
     return this.tx(() => this.notifications.create({ tenant }, doc));
   }
 
@@ -33,8 +35,8 @@ export class NotificationService {
   }
 
   /** Updates a notification's fields. */
-  updateNotification(tenant: string, id: string, body: unknown): void {
-    this.tx(() => this.notifications.replace({ tenant }, id, parseNotification(body, this.notifications.get({ tenant }, id).doc)));
+  updateNotification(tenant: string, id: string, body: NotificationUpdate): void {
+    this.tx(() => this.notifications.replace({ tenant }, id, notificationDoc(body, this.notifications.get({ tenant }, id).doc)));
   }
 
   /** Deletes a notification no plan names. */
@@ -62,9 +64,9 @@ export class NotificationService {
     return [...ids];
   }
 
-  /** Creates a plan; returns its id. */
-  createPlan(tenant: string, body: unknown): string {
-    const doc = parsePlan(body);
+  /** Creates a plan from a body its schema has admitted; returns its id. */
+  createPlan(tenant: string, body: PlanCreate): string {
+    const doc = planDoc(body);
     return this.tx(() => {
       const members = this.checkMembers(tenant, doc);
       const id = this.plans.create({ tenant }, doc);
@@ -79,9 +81,9 @@ export class NotificationService {
   }
 
   /** Updates a plan's fields. */
-  updatePlan(tenant: string, id: string, body: unknown): void {
+  updatePlan(tenant: string, id: string, body: PlanUpdate): void {
     this.tx(() => {
-      const doc = parsePlan(body, this.plans.get({ tenant }, id).doc);
+      const doc = planDoc(body, this.plans.get({ tenant }, id).doc);
       const members = this.checkMembers(tenant, doc);
       this.plans.replace({ tenant }, id, doc);
       this.deps.store.docs.setPlanMembers(tenant, id, members);

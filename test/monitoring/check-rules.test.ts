@@ -1,88 +1,130 @@
-// Checks the check and entity rules at their edges: period, timeout, zones, targets, ids and metadata.
+// Checks the check and entity bodies at their edges, as the API judges them (schema, then rules): period, timeout, zones, targets, ids and metadata.
 import { describe, expect, it } from 'vitest';
-import { isStrataError } from '../../src/core/errors.js';
 import { isAgentId } from '../../src/monitoring/agent-rules.js';
-import { parseCheck, type CheckContext } from '../../src/monitoring/check-rules.js';
-import { parseEntity } from '../../src/monitoring/entity-rules.js';
-import { metadata } from '../../src/monitoring/field-rules.js';
+import { checkDoc, type CheckContext, type CheckDoc } from '../../src/monitoring/check-rules.js';
+import { entityDoc } from '../../src/monitoring/entity-rules.js';
+import type { CheckCreate, CheckUpdate } from '../../src/monitoring/schemas/check-schema.js';
+import type { EntityCreate } from '../../src/monitoring/schemas/entity-schema.js';
+import { MONITORING_BODY_SCHEMAS } from '../../src/monitoring/schemas/monitoring-body-schemas.js';
+import { bodyKey } from './body-verdict.js';
 
 const context: CheckContext = { zoneIds: ['mzdfw', 'mzord'], addressNames: ['web'] };
 const http = (extra: Record<string, unknown>) => ({ type: 'remote.http', details: { url: 'https://x.example' }, monitoring_zones_poll: ['mzdfw'], target_alias: 'web', ...extra });
 
-function key(run: () => unknown): string {
-  try {
-    run();
-    return 'ok';
-  } catch (error) {
-    if (isStrataError(error)) return String(error.details['key']);
-    throw error;
-  }
-}
+/** The key the API names for a check create body, or 'ok'. */
+const createKey = (body: unknown) => bodyKey<CheckCreate>(MONITORING_BODY_SCHEMAS.check.create, body, (input) => checkDoc(input, context));
+/** The key the API names for a check update body over `existing`, or 'ok'. */
+const updateKey = (existing: CheckDoc, body: unknown) => bodyKey<CheckUpdate>(MONITORING_BODY_SCHEMAS.check.update, body, (input) => checkDoc(input, context, existing));
+/** The key the API names for an entity create body, or 'ok'. */
+const entityKey = (body: unknown) => bodyKey<EntityCreate>(MONITORING_BODY_SCHEMAS.entity.create, body, (input) => entityDoc(input));
 
 describe('check rules', () => {
   it('period is 30 to 1800 seconds', () => {
-    expect(key(() => parseCheck(http({ period: 30, timeout: 29 }), context))).toBe('ok');
-    expect(key(() => parseCheck(http({ period: 1800 }), context))).toBe('ok');
-    expect(key(() => parseCheck(http({ period: 29 }), context))).toBe('period');
-    expect(key(() => parseCheck(http({ period: 1801 }), context))).toBe('period');
-    expect(key(() => parseCheck(http({ period: 60.5 }), context))).toBe('period');
+    expect(createKey(http({ period: 30, timeout: 29 }))).toBe('ok');
+    expect(createKey(http({ period: 1800 }))).toBe('ok');
+    expect(createKey(http({ period: 29 }))).toBe('period');
+    expect(createKey(http({ period: 1801 }))).toBe('period');
+    expect(createKey(http({ period: 60.5 }))).toBe('period');
+    expect(createKey(http({ period: '60' }))).toBe('period');
   });
 
   it('timeout is at least 2 seconds and below the period', () => {
-    expect(key(() => parseCheck(http({ period: 60, timeout: 59 }), context))).toBe('ok');
-    expect(key(() => parseCheck(http({ period: 60, timeout: 60 }), context))).toBe('timeout');
-    expect(key(() => parseCheck(http({ timeout: 2 }), context))).toBe('ok');
-    expect(key(() => parseCheck(http({ timeout: 1 }), context))).toBe('timeout');
+    expect(createKey(http({ period: 60, timeout: 59 }))).toBe('ok');
+    expect(createKey(http({ period: 60, timeout: 60 }))).toBe('timeout');
+    expect(createKey(http({ timeout: 2 }))).toBe('ok');
+    expect(createKey(http({ timeout: 1 }))).toBe('timeout');
+    expect(createKey(http({ period: 1800, timeout: 1800 }))).toBe('timeout');
   });
 
   it('remote checks need known zones and exactly one target', () => {
-    expect(key(() => parseCheck(http({ monitoring_zones_poll: [] }), context))).toBe('monitoring_zones_poll');
-    expect(key(() => parseCheck(http({ monitoring_zones_poll: ['mziad'] }), context))).toBe('monitoring_zones_poll');
-    expect(key(() => parseCheck(http({ monitoring_zones_poll: undefined }), context))).toBe('monitoring_zones_poll');
-    expect(key(() => parseCheck(http({ target_alias: undefined, target_hostname: 'www.example.com' }), context))).toBe('ok');
-    expect(key(() => parseCheck(http({ target_alias: undefined }), context))).toBe('target_alias');
-    expect(key(() => parseCheck(http({ target_hostname: 'www.example.com' }), context))).toBe('target_alias');
-    expect(key(() => parseCheck(http({ target_alias: 'db' }), context))).toBe('target_alias');
-    expect(key(() => parseCheck(http({ target_resolver: 'IPv5' }), context))).toBe('target_resolver');
-    expect(parseCheck(http({ monitoring_zones_poll: ['mzord', 'mzord'] }), context).monitoring_zones_poll).toEqual(['mzord']);
+    expect(createKey(http({ monitoring_zones_poll: [] }))).toBe('monitoring_zones_poll');
+    expect(createKey(http({ monitoring_zones_poll: ['mziad'] }))).toBe('monitoring_zones_poll');
+    expect(createKey(http({ monitoring_zones_poll: undefined }))).toBe('monitoring_zones_poll');
+    expect(createKey(http({ monitoring_zones_poll: null }))).toBe('monitoring_zones_poll');
+    expect(createKey(http({ target_alias: undefined, target_hostname: 'www.example.com' }))).toBe('ok');
+    expect(createKey(http({ target_alias: undefined }))).toBe('target_alias');
+    expect(createKey(http({ target_hostname: 'www.example.com' }))).toBe('target_alias');
+    expect(createKey(http({ target_alias: 'db' }))).toBe('target_alias');
+    expect(createKey(http({ target_alias: undefined, target_hostname: '-bad-' }))).toBe('target_hostname');
+    expect(createKey(http({ target_resolver: 'IPv5' }))).toBe('target_resolver');
+    expect(checkDoc(http({ monitoring_zones_poll: ['mzord', 'mzord'] }) as CheckCreate, context).monitoring_zones_poll).toEqual(['mzord']);
   });
 
   it('agent checks take no remote fields and need their detail keys', () => {
-    expect(key(() => parseCheck({ type: 'agent.cpu' }, context))).toBe('ok');
-    expect(key(() => parseCheck({ type: 'agent.cpu', target_alias: 'web' }, context))).toBe('target_alias');
-    expect(key(() => parseCheck({ type: 'agent.filesystem', details: {} }, context))).toBe('details.target');
-    expect(key(() => parseCheck({ type: 'agent.filesystem', details: { target: '/' } }, context))).toBe('ok');
-    expect(key(() => parseCheck({ type: 'agent.cpu', details: { nested: { a: 1 } } }, context))).toBe('details.nested');
+    expect(createKey({ type: 'agent.cpu' })).toBe('ok');
+    expect(createKey({ type: 'agent.cpu', target_alias: 'web' })).toBe('target_alias');
+    expect(createKey({ type: 'agent.cpu', monitoring_zones_poll: null })).toBe('ok');
+    expect(createKey({ type: 'agent.filesystem', details: {} })).toBe('details.target');
+    expect(createKey({ type: 'agent.filesystem' })).toBe('details.target');
+    expect(createKey({ type: 'agent.filesystem', details: { target: '/' } })).toBe('ok');
+    expect(createKey({ type: 'agent.cpu', details: { nested: { a: 1 } } })).toBe('details.nested');
   });
 
-  it('remote.http details: headers and body_matches are bounded', () => {
+  it('type is required and known; details must be an object', () => {
+    expect(createKey({})).toBe('type');
+    expect(createKey(http({ type: 'remote.telnet' }))).toBe('type');
+    expect(createKey(http({ details: 'https://x.example' }))).toBe('details');
+    expect(createKey(http({ details: null }))).toBe('details.url');
+    expect(createKey(http({ colour: 'red' }))).toBe('colour');
+  });
+
+  it('remote.http details: url, method, and bounded headers, body_matches and payload', () => {
     const headers = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`h${i}`, 'v']));
-    expect(key(() => parseCheck(http({ details: { url: 'https://x.example', headers: headers(10) } }), context))).toBe('ok');
-    expect(key(() => parseCheck(http({ details: { url: 'https://x.example', headers: headers(11) } }), context))).toBe('details.headers');
-    expect(key(() => parseCheck(http({ details: { url: 'https://x.example', body_matches: headers(4) } }), context))).toBe('ok');
-    expect(key(() => parseCheck(http({ details: { url: 'https://x.example', body_matches: headers(5) } }), context))).toBe('details.body_matches');
-    expect(key(() => parseCheck(http({ details: { url: 'https://x.example', payload: 'p'.repeat(1024) } }), context))).toBe('ok');
-    expect(key(() => parseCheck(http({ details: { url: 'https://x.example', payload: 'p'.repeat(1025) } }), context))).toBe('details.payload');
+    const details = (extra: Record<string, unknown>) => http({ details: { url: 'https://x.example', ...extra } });
+    expect(createKey(details({ headers: headers(10) }))).toBe('ok');
+    expect(createKey(details({ headers: headers(11) }))).toBe('details.headers');
+    expect(createKey(details({ body_matches: headers(4) }))).toBe('ok');
+    expect(createKey(details({ body_matches: headers(5) }))).toBe('details.body_matches');
+    expect(createKey(details({ payload: 'p'.repeat(1024) }))).toBe('ok');
+    expect(createKey(details({ payload: 'p'.repeat(1025) }))).toBe('details.payload');
+    expect(createKey(details({ method: 'PATCH' }))).toBe('details.method');
+    expect(createKey(details({ url: 'ftp://example.com' }))).toBe('details.url');
+    expect(createKey(details({ colour: 'red' }))).toBe('details.colour');
+    expect(checkDoc(details({}) as CheckCreate, context).details).toEqual({ url: 'https://x.example', method: 'GET', follow_redirects: true, include_body: false });
+  });
+
+  it('an update keeps the type and the fields it leaves out, and is judged with the stored ones', () => {
+    const stored = checkDoc(http({ period: 60, timeout: 30, label: 'web' }) as CheckCreate, context);
+    expect(updateKey(stored, { type: 'agent.cpu' })).toBe('type');
+    expect(updateKey(stored, { type: 'remote.http' })).toBe('ok');
+    expect(updateKey(stored, { details: { url: 'https://y.example' } })).toBe('type');
+    expect(updateKey(stored, { type: 'remote.http', details: { url: 'ftp://y.example' } })).toBe('details.url');
+    expect(updateKey(stored, { period: 30 })).toBe('timeout');
+    expect(updateKey(stored, { target_alias: null })).toBe('target_alias');
+    expect(updateKey(stored, { monitoring_zones_poll: ['mziad'] })).toBe('monitoring_zones_poll');
+    expect(updateKey(stored, { label: 'x', colour: 'red' })).toBe('colour');
+    expect(checkDoc({ disabled: true }, context, stored)).toEqual({ ...stored, disabled: true });
+    const agent = checkDoc({ type: 'agent.disk', details: { target: '/dev/sda1' } }, context);
+    expect(updateKey(agent, { target_hostname: 'www.example.com' })).toBe('target_hostname');
+    expect(updateKey(agent, { type: 'agent.disk', details: {} })).toBe('details.target');
   });
 });
 
 describe('entity rules', () => {
   it('labels are 1 to 255 characters; ip_addresses at most 64 valid addresses', () => {
-    expect(key(() => parseEntity({ label: 'x'.repeat(255) }))).toBe('ok');
-    expect(key(() => parseEntity({ label: 'x'.repeat(256) }))).toBe('label');
+    expect(entityKey({ label: 'x'.repeat(255) })).toBe('ok');
+    expect(entityKey({ label: 'x'.repeat(256) })).toBe('label');
+    expect(entityKey({ label: '' })).toBe('label');
+    expect(entityKey({})).toBe('label');
     const ips = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i}`, `192.0.2.${i}`]));
-    expect(key(() => parseEntity({ label: 'x', ip_addresses: ips(64) }))).toBe('ok');
-    expect(key(() => parseEntity({ label: 'x', ip_addresses: ips(65) }))).toBe('ip_addresses');
-    expect(key(() => parseEntity({ label: 'x', ip_addresses: { a: '256.0.0.1' } }))).toBe('ip_addresses');
+    expect(entityKey({ label: 'x', ip_addresses: ips(64) })).toBe('ok');
+    expect(entityKey({ label: 'x', ip_addresses: ips(65) })).toBe('ip_addresses');
+    expect(entityKey({ label: 'x', ip_addresses: { a: '256.0.0.1' } })).toBe('ip_addresses');
+    expect(entityKey({ label: 'x', ip_addresses: { a: '2001:db8::1' } })).toBe('ok');
+    expect(entityKey({ label: 'x', ip_addresses: { '': '192.0.2.1' } })).toBe('ip_addresses');
   });
 
   it('metadata has at most 256 entries of 1 to 255 characters', () => {
     const entries = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
-    expect(key(() => metadata(entries(256)))).toBe('ok');
-    expect(key(() => metadata(entries(257)))).toBe('metadata');
-    expect(key(() => metadata({ k: 'v'.repeat(255) }))).toBe('ok');
-    expect(key(() => metadata({ k: 'v'.repeat(256) }))).toBe('metadata');
-    expect(key(() => metadata({ k: '' }))).toBe('metadata');
+    const metadataKey = (metadata: unknown) => entityKey({ label: 'x', metadata });
+    expect(metadataKey(entries(256))).toBe('ok');
+    expect(metadataKey(entries(257))).toBe('metadata');
+    expect(metadataKey({ k: 'v'.repeat(255) })).toBe('ok');
+    expect(metadataKey({ k: 'v'.repeat(256) })).toBe('metadata');
+    expect(metadataKey({ k: '' })).toBe('metadata');
+    expect(metadataKey({ k: null })).toBe('metadata');
+    expect(metadataKey({ ['k'.repeat(256)]: 'v' })).toBe('metadata');
+    expect(metadataKey(null)).toBe('ok');
   });
 
   it('agent ids are 1 to 255 letters, digits, dashes and dots (spec 2.1)', () => {
@@ -92,7 +134,16 @@ describe('entity rules', () => {
     expect(isAgentId('')).toBe(false);
     expect(isAgentId('host_name')).toBe(false);
     expect(isAgentId('host name')).toBe(false);
-    expect(key(() => parseEntity({ label: 'x', agent_id: 'a'.repeat(255) }))).toBe('ok');
-    expect(key(() => parseEntity({ label: 'x', agent_id: 'a'.repeat(256) }))).toBe('agent_id');
+    expect(entityKey({ label: 'x', agent_id: 'a'.repeat(255) })).toBe('ok');
+    expect(entityKey({ label: 'x', agent_id: 'a'.repeat(256) })).toBe('agent_id');
+    expect(entityKey({ label: 'x', agent_id: 'bad id!' })).toBe('agent_id');
+    expect(entityKey({ label: 'x', agent_id: '' })).toBe('agent_id');
+  });
+
+  it('an update keeps the fields it leaves out; null clears addresses and metadata', () => {
+    const stored = entityDoc({ label: 'db', ip_addresses: { main: '192.0.2.1' }, metadata: { role: 'db' } });
+    expect(stored).toEqual({ label: 'db', ip_addresses: { main: '192.0.2.1' }, metadata: { role: 'db' }, agent_id: null, managed: false, uri: null });
+    expect(entityDoc({ agent_id: 'db.example.com' }, stored)).toEqual({ ...stored, agent_id: 'db.example.com' });
+    expect(entityDoc({ ip_addresses: null, metadata: null }, stored)).toMatchObject({ ip_addresses: {}, metadata: null, label: 'db' });
   });
 });
