@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { systemClock, type Clock } from './core/clock.js';
-import { StrataError } from './core/errors.js';
+import { configError } from './core/config-error.js';
 import { DEFAULT_GRACE_MS, GRACE_MS_MAX, ROLLUP_WORKERS_MAX } from './core/limits.js';
 import type { RetentionTable } from './model/resolution.js';
 import { resolveRetention } from './retention/policy.js';
@@ -23,20 +23,20 @@ export interface StoreConfig {
 
 const silentLogger: StoreLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
-function invalid(message: string): never {
-  throw new StrataError('STORE_OPTIONS_INVALID', message);
+function invalid(option: string, accepted: string, value: unknown): never {
+  throw configError(option, accepted, value, 'STORE_OPTIONS_INVALID');
 }
 
 /** Validates options and fills in defaults; throws STORE_OPTIONS_INVALID on a bad option. */
 export function resolveStoreOptions(options: StoreOptions): StoreConfig {
-  if (typeof options?.dir !== 'string' || options.dir.length === 0) invalid('dir must be a non-empty path');
+  if (typeof options?.dir !== 'string' || options.dir.length === 0) invalid('dir', 'a non-empty path', options?.dir);
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
-  if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > GRACE_MS_MAX) invalid(`graceMs must be an integer from 0 to ${GRACE_MS_MAX}`);
+  if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > GRACE_MS_MAX) invalid('graceMs', `an integer from 0 to ${GRACE_MS_MAX}`, graceMs);
   // One worker on a 2-core machine leaves a core for ingestion and queries.
   const workers = options.workers ?? Math.max(1, availableParallelism() - 1);
-  if (!Number.isSafeInteger(workers) || workers < 0 || workers > ROLLUP_WORKERS_MAX) invalid(`workers must be an integer from 0 to ${ROLLUP_WORKERS_MAX}`);
+  if (!Number.isSafeInteger(workers) || workers < 0 || workers > ROLLUP_WORKERS_MAX) invalid('workers', `an integer from 0 to ${ROLLUP_WORKERS_MAX}`, workers);
   const durability = options.durability ?? 'normal';
-  if (durability !== 'normal' && durability !== 'full') invalid("durability must be 'normal' or 'full'");
+  if (durability !== 'normal' && durability !== 'full') invalid('durability', "'normal' or 'full'", durability);
   return {
     dir: resolve(options.dir),
     clock: options.clock ?? systemClock,

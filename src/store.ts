@@ -254,7 +254,7 @@ class EngineStore implements Store {
       this.scheduler.pump();
       this.sweep();
     } catch (error) {
-      this.cfg.logger.error({ err: String(error) }, 'maintenance failed');
+      this.cfg.logger.error({ err: error }, 'maintenance failed');
     }
   }
 
@@ -263,6 +263,11 @@ class EngineStore implements Store {
     for (const start of this.head.starts()) sealWindow(this.sealer, start, this.live);
     await this.scheduler.drain();
     this.sweep();
+  }
+
+  /** Waits for the rollup tasks already started, starting none (see rollupsSettled). */
+  settleRollups(): Promise<void> {
+    return this.scheduler.settle();
   }
 
   stats(): StoreStats {
@@ -302,4 +307,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     unlock();
     throw error;
   }
+}
+
+/**
+ * Resolves once every rollup task `store` has started has finished, without starting any. Not part
+ * of Store: tests drive the background loop with fake timers and the injected clock, and wait on
+ * this for the worker threads instead of sleeping.
+ */
+export async function rollupsSettled(store: Store): Promise<void> {
+  if (!(store instanceof EngineStore)) throw new TypeError('rollupsSettled takes a store opened by openStore');
+  await store.settleRollups();
 }

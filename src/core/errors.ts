@@ -49,6 +49,7 @@ export const ERROR_CODES = {
   MONITORING_CHILDREN_EXIST: { kind: 'invalid', doc: 'A monitoring object cannot be deleted while checks, alarms or plans still belong to it or name it.' },
   MONITORING_ALARM_PARSE_FAILED: { kind: 'invalid', doc: 'Alarm criteria do not follow the alarm language; details give the line, column and token of the first error.' },
   MONITORING_LIMIT_REACHED: { kind: 'invalid', doc: 'A tenant or entity already holds the most monitoring objects of this kind that its limit allows (see src/monitoring/monitoring-limits.ts).' },
+  CONFIG_INVALID: { kind: 'invalid', doc: 'A server, service or CLI option is outside what it accepts; details name the option and the accepted values.' },
   STORE_LOCKED: { kind: 'conflict', doc: 'Another live process has the data directory open; one process owns a data directory at a time.' },
   STORE_CLOSED: { kind: 'unavailable', doc: 'The store was closed; no further calls are accepted.' },
   STORE_OPTIONS_INVALID: { kind: 'invalid', doc: 'openStore was given an invalid option (directory, retention table, grace or worker count).' },
@@ -58,6 +59,7 @@ export const ERROR_CODES = {
   IDENTITY_BODY_INVALID: { kind: 'invalid', doc: 'An authentication request body cannot be parsed as API key credentials.' },
   IDENTITY_CREDENTIALS_INVALID: { kind: 'unauthenticated', doc: 'A username and API key (or tenant) do not authenticate.' },
   IDENTITY_TOKEN_NOT_FOUND: { kind: 'not_found', doc: 'A token to validate or revoke is unknown, expired, revoked or belongs to another tenant.' },
+  IDENTITY_TOKEN_FORBIDDEN: { kind: 'forbidden', doc: 'A caller that is not an admin validates or revokes a token other than its own.' },
   IDENTITY_USER_INVALID: { kind: 'invalid', doc: 'A username, tenant, role or API key given for a new user is malformed.' },
   IDENTITY_USERNAME_TAKEN: { kind: 'conflict', doc: 'A user with this username already exists.' },
   // HTTP layer.

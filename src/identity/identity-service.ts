@@ -1,10 +1,11 @@
 // Owns the identity rules: creating users, issuing, validating and revoking tokens with an injected clock.
 import type { Clock } from '../core/clock.js';
+import { configError } from '../core/config-error.js';
 import { HOUR_MS } from '../core/time.js';
 import { identityError } from './identity-errors.js';
 import { IdentityStore, type UserRecord } from './identity-store.js';
 import { ABSENT_KEY_HASH, hashesEqual, newApiKey, newToken, newUserId, sha256 } from './secrets.js';
-import { checkNewUser, type Role } from './user-rules.js';
+import { checkNewUser, mayWrite, type Role } from './user-rules.js';
 
 /** Default token lifetime: a day, as the reference identity service issues them. */
 export const DEFAULT_TOKEN_TTL_MS = 24 * HOUR_MS;
@@ -65,7 +66,7 @@ export class IdentityService {
   constructor(options: IdentityOptions) {
     const ttl = options.tokenTtlMs ?? DEFAULT_TOKEN_TTL_MS;
     if (!Number.isSafeInteger(ttl) || ttl < TOKEN_TTL_MS_MIN || ttl > TOKEN_TTL_MS_MAX) {
-      throw new RangeError(`token lifetime must be an integer between ${TOKEN_TTL_MS_MIN} and ${TOKEN_TTL_MS_MAX} ms`);
+      throw configError('tokenTtlMs', `an integer from ${TOKEN_TTL_MS_MIN} to ${TOKEN_TTL_MS_MAX}`, ttl);
     }
     this.tokenTtlMs = ttl;
     this.clock = options.clock;
@@ -157,6 +158,31 @@ export class IdentityService {
     if (record === undefined || !hashesEqual(record.tokenSha256, hash)) return undefined;
     if (this.clock.now() >= record.expiresMs) return undefined;
     return { user: info(record.user), issuedMs: record.issuedMs, expiresMs: record.expiresMs };
+  }
+
+  /**
+   * The principal of token `tokenId` as `caller` (who holds `callerToken`) may see it: any caller
+   * sees its own token, an admin also the tokens of its tenant; another tenant's token, like an
+   * unknown one or one not of tenant `belongsTo` (when given), is IDENTITY_TOKEN_NOT_FOUND, so
+   * tokens of other tenants are not revealed. A non-admin naming another token is
+   * IDENTITY_TOKEN_FORBIDDEN. Token ids are compared by hash in constant time.
+   */
+  visibleToken(caller: Principal, callerToken: string, tokenId: string, belongsTo?: string): Principal {
+    const own = hashesEqual(sha256(tokenId), sha256(callerToken));
+    if (!own && !mayWrite(caller.user.role)) {
+      throw identityError('IDENTITY_TOKEN_FORBIDDEN', 'Only an admin may validate or revoke a token other than its own.', { role: caller.user.role });
+    }
+    const target = own ? caller : this.validate(tokenId);
+    if (target === undefined || target.user.tenant !== caller.user.tenant || (belongsTo !== undefined && belongsTo !== target.user.tenant)) {
+      throw identityError('IDENTITY_TOKEN_NOT_FOUND', 'Could not find a valid token with this id.');
+    }
+    return target;
+  }
+
+  /** Revokes token `tokenId` when `caller` may see it (visibleToken's rules). */
+  revokeVisible(caller: Principal, callerToken: string, tokenId: string): void {
+    this.visibleToken(caller, callerToken, tokenId);
+    this.revoke(tokenId);
   }
 
   /** Revokes a token: one delete by its hash; false when no such token is stored (revoked already, or purged). */

@@ -22,6 +22,11 @@ const USERNAME_PATTERN = /^[A-Za-z0-9._@+-]+$/;
 // API keys travel in JSON bodies; printable ASCII without spaces avoids quoting trouble.
 const API_KEY_PATTERN = /^[\x21-\x7e]+$/;
 
+/** True when a role may change data (write points and monitoring objects, see other tokens): the one admin rule. */
+export function mayWrite(role: Role): boolean {
+  return role === 'admin';
+}
+
 /** True when `value` is a role name. */
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);

@@ -91,7 +91,7 @@ export class RollupScheduler {
       })
       .catch((error: unknown) => {
         this.failedUntil.set(key, this.deps.clock.now() + RETRY_AFTER_FAILURE_MS);
-        this.deps.logger.error({ task: key, err: String(error) }, 'rollup task failed');
+        this.deps.logger.error({ task: key, err: error }, 'rollup task failed');
       })
       .finally(() => {
         this.inFlight.delete(key);

@@ -112,7 +112,7 @@ describe('IdentityService', () => {
   });
 
   it('refuses token lifetimes out of range', () => {
-    expect(() => new IdentityService({ dir, clock, tokenTtlMs: 0 })).toThrow(RangeError);
-    expect(() => new IdentityService({ dir, clock, tokenTtlMs: 1.5 })).toThrow(RangeError);
+    expect(() => new IdentityService({ dir, clock, tokenTtlMs: 0 })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => new IdentityService({ dir, clock, tokenTtlMs: 1.5 })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
 });
