@@ -12,11 +12,12 @@ export interface DnsLink {
 
 const DIGITS = /^\d+$/;
 
-function single(query: Readonly<Record<string, unknown>>, name: string, code: 'DNS_LIMIT_INVALID' | 'DNS_OFFSET_INVALID'): string | undefined {
+/** A listing's query string: each parameter given at most once (the route's schema makes sure); '' counts as absent. */
+export type DnsQuery = Readonly<Record<string, string | undefined>>;
+
+function given(query: DnsQuery, name: string): string | undefined {
   const value = query[name];
-  if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw new StrataError(code, `${name} may be given once.`, { [name]: null });
-  return value;
+  return value === '' ? undefined : value;
 }
 
 /**
@@ -25,15 +26,15 @@ function single(query: Readonly<Record<string, unknown>>, name: string, code: 'D
  * limit is clamped rather than refused; a limit that is not a positive integer is DNS_LIMIT_INVALID.
  * Offset defaults to 0 and must be 0 or a multiple of the limit, else DNS_OFFSET_INVALID (spec 7 rule 4).
  */
-export function parseWindow(query: Readonly<Record<string, unknown>>): PageWindow {
-  const limitText = single(query, 'limit', 'DNS_LIMIT_INVALID');
+export function parseWindow(query: DnsQuery): PageWindow {
+  const limitText = given(query, 'limit');
   let limit = DNS_PAGE_DEFAULT;
   if (limitText !== undefined) {
     const value = Number(limitText);
     if (!DIGITS.test(limitText) || value < 1) throw new StrataError('DNS_LIMIT_INVALID', `limit must be a positive integer, not ${limitText}.`, { limit: limitText });
     limit = value > DNS_PAGE_MAX ? DNS_PAGE_DEFAULT : value;
   }
-  const offsetText = single(query, 'offset', 'DNS_OFFSET_INVALID');
+  const offsetText = given(query, 'offset');
   const offset = offsetText === undefined ? 0 : Number(offsetText);
   if (offsetText !== undefined && (!DIGITS.test(offsetText) || !Number.isSafeInteger(offset) || offset % limit !== 0)) {
     throw new StrataError('DNS_OFFSET_INVALID', `offset must be 0 or a multiple of the limit ${limit}, not ${offsetText}.`, { offset: offsetText, limit });

@@ -28,12 +28,8 @@ function invalid(message: string, parameter: string): StrataError {
   return new StrataError('FEED_QUERY_INVALID', message, { parameter });
 }
 
-function single(query: Readonly<Record<string, unknown>>, name: string): string | undefined {
-  const value = query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw invalid(`${name} may be given once.`, name);
-  return value;
-}
+/** A feed page's query string: each parameter given at most once (the route's schema makes sure). */
+export type FeedQuery = Readonly<Record<string, string | undefined>>;
 
 function parseLimit(text: string | undefined): number {
   if (text === undefined || text === '') return FEED_PAGE_DEFAULT;
@@ -54,13 +50,13 @@ function parseMarker(text: string | undefined): string | undefined {
  * reference does); `search` is accepted only empty (links carry `search=`), `startingAt` not at all.
  * Throws FEED_QUERY_INVALID.
  */
-export function parsePageRequest(query: Readonly<Record<string, unknown>>): PageRequest {
-  const limit = parseLimit(single(query, 'limit'));
-  const marker = parseMarker(single(query, 'marker'));
-  const direction = single(query, 'direction') ?? '';
+export function parsePageRequest(query: FeedQuery): PageRequest {
+  const limit = parseLimit(query['limit']);
+  const marker = parseMarker(query['marker']);
+  const direction = query['direction'] ?? '';
   if (direction !== '' && direction !== 'forward' && direction !== 'backward') throw invalid('direction must be forward or backward.', 'direction');
-  if ((single(query, 'search') ?? '') !== '') throw invalid('search (category filters) is not supported by this service.', 'search');
-  if (single(query, 'startingAt') !== undefined) throw invalid('startingAt is not supported by this service; page with marker.', 'startingAt');
+  if ((query['search'] ?? '') !== '') throw invalid('search (category filters) is not supported by this service.', 'search');
+  if (query['startingAt'] !== undefined) throw invalid('startingAt is not supported by this service; page with marker.', 'startingAt');
   // The oldest page is always read toward older entries: "last" has nothing beyond it.
   const resolved: Direction = marker === LAST_MARKER ? 'backward' : direction === '' ? 'forward' : direction;
   return { limit, marker, direction: resolved };

@@ -1,5 +1,7 @@
 // Owns load shedding: a bounded p-queue per kind of work; a full queue means 503 before any work starts.
 import PQueue from 'p-queue';
+import { assert } from '../core/assert.js';
+import { configError } from '../core/config-error.js';
 import { httpError } from './http-errors.js';
 import { ADMISSION_SIZE_MAX } from './http-limits.js';
 import type { WorkKind } from './route-rules.js';
@@ -19,10 +21,10 @@ export interface QueueDepth {
 function checkLimits(kind: string, limits: QueueLimits): void {
   const { concurrency, queueMax } = limits;
   if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > ADMISSION_SIZE_MAX) {
-    throw new RangeError(`${kind} concurrency must be an integer between 1 and ${ADMISSION_SIZE_MAX}`);
+    throw configError(`admission.${kind}.concurrency`, `an integer from 1 to ${ADMISSION_SIZE_MAX}`, concurrency);
   }
   if (!Number.isSafeInteger(queueMax) || queueMax < 0 || queueMax > ADMISSION_SIZE_MAX) {
-    throw new RangeError(`${kind} queue size must be an integer between 0 and ${ADMISSION_SIZE_MAX}`);
+    throw configError(`admission.${kind}.queueMax`, `an integer from 0 to ${ADMISSION_SIZE_MAX}`, queueMax);
   }
 }
 
@@ -41,7 +43,7 @@ export class Admission {
 
   private entry(kind: WorkKind): { queue: PQueue; limits: QueueLimits } {
     const entry = this.queues.get(kind);
-    if (entry === undefined) throw new RangeError(`no admission queue for ${kind}`);
+    assert(entry !== undefined, `no admission queue for ${kind}`);
     return entry;
   }
 

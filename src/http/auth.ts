@@ -1,37 +1,44 @@
-// Owns the auth rules of every protected route: X-Auth-Token → principal, then tenant and role checks.
-import type { FastifyRequest } from 'fastify';
-import type { IdentityService, Principal } from '../identity/identity-service.js';
-import { basicPrincipal } from './basic-auth.js';
+// Owns the auth rules of every protected route: X-Auth-Token (or basic credentials where allowed) → principal, then tenant and role checks.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IdentityService } from '../identity/identity-service.js';
+import { mayWrite } from '../identity/user-rules.js';
+import type { BasicAuthenticator } from './basic-auth.js';
 import { httpError } from './http-errors.js';
 import { rulesOf, setPrincipal, tokenOf } from './route-rules.js';
 
-/** True when the principal's role may change data. */
-export function mayWrite(principal: Principal): boolean {
-  return principal.user.role === 'admin';
+/** True when a request sends `Authorization: Basic ...`. */
+function sendsBasic(request: FastifyRequest): boolean {
+  const header = request.headers.authorization;
+  return header !== undefined && /^\s*basic\s/i.test(header);
 }
 
 /**
  * Checks the request against its route's access rule and attaches the principal. Throws
  * AUTH_TOKEN_MISSING, AUTH_TOKEN_INVALID or AUTH_BASIC_INVALID (401), AUTH_TENANT_FORBIDDEN or
- * AUTH_ROLE_FORBIDDEN (403).
+ * AUTH_ROLE_FORBIDDEN (403). Who may write is the identity room's rule (mayWrite).
  * X-Auth-Project-Id is accepted and ignored: the spec lets it be the account number or any value.
  */
-export function authenticateRequest(request: FastifyRequest, identity: IdentityService): void {
+export async function authenticateRequest(request: FastifyRequest, reply: FastifyReply, identity: IdentityService, basic: BasicAuthenticator): Promise<void> {
   const { access, basicAuth } = rulesOf(request);
   if (access === 'public') return;
   const token = tokenOf(request);
-  // Routes that accept HTTP basic credentials (the event feeds, spec 5.2) use them when no token is sent.
-  const basic = basicAuth === true && token === undefined ? basicPrincipal(request, identity) : undefined;
-  if (token === undefined && basic === undefined) throw httpError('AUTH_TOKEN_MISSING', 'No X-Auth-Token header was sent; authenticate at /v2.0/tokens first.');
-  const principal = basic ?? identity.validate(token as string);
-  if (principal === undefined) throw httpError('AUTH_TOKEN_INVALID', 'The X-Auth-Token is unknown, expired or revoked; authenticate again.');
+  let principal;
+  if (token !== undefined) {
+    principal = identity.validate(token);
+    if (principal === undefined) throw httpError('AUTH_TOKEN_INVALID', 'The X-Auth-Token is unknown, expired or revoked; authenticate again.');
+  } else if (basicAuth === true && sendsBasic(request)) {
+    // Routes that accept HTTP basic credentials (the event feeds, spec 5.2) use them when no token is sent.
+    principal = await basic(request, reply);
+  } else {
+    throw httpError('AUTH_TOKEN_MISSING', 'No X-Auth-Token header was sent; authenticate at /v2.0/tokens first.');
+  }
   setPrincipal(request, principal);
   if (access === 'token') return;
   const tenant = (request.params as { tenant?: unknown }).tenant;
   if (tenant !== principal.user.tenant) {
     throw httpError('AUTH_TENANT_FORBIDDEN', 'The token does not grant access to this tenant.', { tenant: typeof tenant === 'string' ? tenant : null });
   }
-  if (access === 'write' && !mayWrite(principal)) {
+  if (access === 'write' && !mayWrite(principal.user.role)) {
     throw httpError('AUTH_ROLE_FORBIDDEN', `The role ${principal.user.role} may not write.`, { role: principal.user.role });
   }
 }

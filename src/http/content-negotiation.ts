@@ -1,4 +1,4 @@
-// Owns the Content-Type and Accept rules: a body needs a type the route reads; Accept must allow what it writes.
+// Owns the Accept rules of every route: the answer's media type is negotiated by @fastify/accepts (negotiator), never by hand.
 import type { FastifyRequest } from 'fastify';
 import { httpError } from './http-errors.js';
 import { JSON_TYPE, rulesOf } from './route-rules.js';
@@ -9,39 +9,28 @@ export function essence(mediaType: string): string {
   return (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase();
 }
 
-/** True when an Accept header value allows one of `produces` (absent or empty Accept allows JSON). */
-export function acceptAllows(accept: string | undefined, produces: readonly string[]): boolean {
-  if (accept === undefined || accept.trim() === '' || produces.includes('*/*')) return true;
-  for (const entry of accept.split(',')) {
-    const type = essence(entry);
-    // q=0 means "not acceptable"; anything else counts.
-    if (/;\s*q=0(\.0*)?\s*(;|$)/.test(entry)) continue;
-    if (type === '*/*') return true;
-    for (const produced of produces) {
-      if (type === produced) return true;
-      if (type.endsWith('/*') && produced.startsWith(type.slice(0, -1))) return true;
-    }
-  }
-  return false;
+/** True when the request states no preference: no Accept header, or an empty one (JSON then, as before negotiation). */
+function noPreference(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  return accept === undefined || accept.trim() === '';
 }
 
-function hasBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+/**
+ * The type of `offered` to answer `request` with: the one the Accept header prefers (q values,
+ * then the most specific match, case-insensitive, q=0 excluded), `offered[0]` when Accept is
+ * absent or allows none (the negotiate hook has refused such requests already).
+ */
+export function answerType(request: FastifyRequest, offered: readonly [string, ...string[]]): string {
+  if (noPreference(request)) return offered[0];
+  const chosen = request.accepts().type([...offered]);
+  return typeof chosen === 'string' ? chosen : offered[0];
 }
 
-/** Throws HTTP_ACCEPT_UNSUPPORTED or HTTP_CONTENT_TYPE_UNSUPPORTED (415) when the request's media types do not fit its route. */
+/** Throws HTTP_ACCEPT_UNSUPPORTED (415) when the Accept header allows none of the media types the route answers with. */
 export function negotiate(request: FastifyRequest): void {
-  const rules = rulesOf(request);
-  const produces = rules.produces ?? [JSON_TYPE];
-  if (!acceptAllows(request.headers.accept, produces)) {
+  const produces = rulesOf(request).produces ?? [JSON_TYPE];
+  if (noPreference(request) || produces.includes('*/*')) return;
+  if (request.accepts().type([...produces]) === false) {
     throw httpError('HTTP_ACCEPT_UNSUPPORTED', `This resource answers with ${produces.join(' or ')} only.`, { produces });
-  }
-  if (rules.bodyTypes === undefined || !hasBody(request)) return;
-  const contentType = request.headers['content-type'];
-  if (contentType === undefined || !rules.bodyTypes.includes(essence(contentType))) {
-    throw httpError('HTTP_CONTENT_TYPE_UNSUPPORTED', `A request body must have Content-Type ${rules.bodyTypes.join(' or ')}.`, {
-      accepted: rules.bodyTypes,
-    });
   }
 }

@@ -24,6 +24,8 @@ const FASTIFY_CODES: Readonly<Record<string, HttpErrorCode>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'HTTP_BODY_INVALID',
   FST_ERR_BAD_URL: 'HTTP_REQUEST_INVALID',
   FST_ERR_ASYNC_CONSTRAINT: 'HTTP_REQUEST_INVALID',
+  // @fastify/basic-auth's malformed Authorization header.
+  FST_BASIC_AUTH_MISSING_OR_BAD_AUTHORIZATION_HEADER: 'AUTH_BASIC_INVALID',
 };
 
 // Other client-side failures fastify or Node report only by status.
@@ -38,6 +40,7 @@ const MESSAGES: Readonly<Partial<Record<HttpErrorCode, string>>> = {
   HTTP_BODY_TOO_LARGE: 'The request body is too large.',
   HTTP_CONTENT_TYPE_UNSUPPORTED: 'The request Content-Type is not supported by this resource.',
   HTTP_BODY_INVALID: 'The request body cannot be parsed.',
+  AUTH_BASIC_INVALID: 'The basic credentials were not accepted; send the account username and API key.',
 };
 
 function fromCode(code: HttpErrorCode, fallbackMessage: string): ErrorView {

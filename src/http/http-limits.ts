@@ -4,6 +4,8 @@ import { INGEST_BATCH_POINTS_MAX, METRIC_NAME_LENGTH_MAX, METRICS_PAGE_MAX } fro
 
 /** Largest request body: a full 100,000-point JSON batch (~120 bytes a point) fits. */
 export const HTTP_BODY_BYTES_MAX = 16 * 1024 * 1024;
+/** Smallest body limit an operator may configure: below it not even one metric fits. */
+export const HTTP_BODY_BYTES_MIN = 1024;
 /** Largest identity request body: credentials are tiny; a big body is an attack or a mistake. */
 export const IDENTITY_BODY_BYTES_MAX = 64 * 1024;
 /** Largest body of a multi-metric query (a JSON array of at most 100 metric names). */
@@ -32,8 +34,6 @@ export const RETRY_AFTER_SECONDS = 1;
 export const SPARE_BODIES_MAX = 8;
 /** Bytes of spare body buffers kept at most (a burst of huge bodies is not held on to). */
 export const SPARE_BODY_BYTES_MAX = 32 * 1024 * 1024;
-/** Spare point-column builders kept for the next ingest batches (more in flight allocate their own). */
-export const SPARE_COLUMN_BUILDERS_MAX = 16;
 
 assert(HTTP_BODY_BYTES_MAX >= INGEST_BATCH_POINTS_MAX * 100, 'the body limit must fit a full batch of compact JSON points');
 assert(IDENTITY_BODY_BYTES_MAX < HTTP_BODY_BYTES_MAX && VIEWS_BODY_BYTES_MAX < HTTP_BODY_BYTES_MAX, 'route body limits stay under the server limit');

@@ -22,14 +22,17 @@ export const MSGPACK_TYPE = 'application/x-msgpack';
 /** Rules of one route, carried in fastify's route `config`. */
 export interface RouteRules {
   readonly access: Access;
-  /** Content types a body may have; absent when the route takes no body. */
-  readonly bodyTypes?: readonly string[];
   /** Media types the route answers with; the Accept header must allow one (default JSON). */
   readonly produces?: readonly string[];
   /** Admission queue the handler runs in; absent for cheap routes. */
   readonly work?: WorkKind;
   /** Also accept HTTP basic credentials (username and API key) when no token is sent: the event feeds (spec 5.2). */
   readonly basicAuth?: boolean;
+}
+
+declare module 'fastify' {
+  // A route's `config` carries its rules (route-table.ts puts them there; the hooks read them).
+  interface FastifyContextConfig extends Partial<RouteRules> {}
 }
 
 /** Rules of requests that matched no route: they get their 404 whatever they accept. */

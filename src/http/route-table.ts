@@ -1,5 +1,5 @@
 // Owns registering a resource: its methods with their rules, and a 405 with Allow for every other method.
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
 import { httpError } from './http-errors.js';
 import type { RouteRules } from './route-rules.js';
 
@@ -10,6 +10,10 @@ export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Pro
 export interface MethodSpec {
   readonly rules: RouteRules;
   readonly handler: RouteHandler;
+  /** JSON schemas of params, querystring, body and responses: fastify validates with them and the OpenAPI document shows them. */
+  readonly schema?: FastifySchema;
+  /** Runs after the body is parsed, before the schemas validate it (for a route that completes its body from stored state). */
+  readonly preValidation?: RouteHandler;
   /** Body limit of this method in bytes (default: the server's). */
   readonly bodyLimit?: number;
 }
@@ -29,6 +33,8 @@ export function defineResource(app: FastifyInstance, url: string, methods: Parti
       url,
       config: spec.rules,
       handler: spec.handler,
+      ...(spec.schema !== undefined ? { schema: spec.schema } : {}),
+      ...(spec.preValidation !== undefined ? { preValidation: spec.preValidation } : {}),
       ...(spec.bodyLimit !== undefined ? { bodyLimit: spec.bodyLimit } : {}),
     });
   }
@@ -39,6 +45,8 @@ export function defineResource(app: FastifyInstance, url: string, methods: Parti
     method: others,
     url,
     config: { access: 'public', produces: ['*/*'] } satisfies RouteRules,
+    // Not a resource of its own: the OpenAPI document lists the methods that exist.
+    schema: { hide: true },
     // Refuse in onRequest, before the body is read: a wrong method is a 405 whatever the body.
     onRequest: async (request) => {
       throw httpError('HTTP_METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allow}.`, { allow });

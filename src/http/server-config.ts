@@ -1,8 +1,10 @@
 // Owns the server's configuration: its fields, defaults and validation (the CLI fills it from flags and env).
 import type { WorkKind } from './route-rules.js';
 import type { QueueLimits } from './admission.js';
+import { configError } from '../core/config-error.js';
 import {
   HTTP_BODY_BYTES_MAX,
+  HTTP_BODY_BYTES_MIN,
   INGEST_CONCURRENCY_DEFAULT,
   INGEST_QUEUE_MAX_DEFAULT,
   QUERY_CONCURRENCY_DEFAULT,
@@ -49,20 +51,20 @@ export type ServerConfigInput = Partial<Omit<ServerConfig, 'admission'>> & {
 const VENDOR_PATTERN = /^[A-Z][A-Z0-9]{0,15}$/;
 const REGION_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 
-/** Fills defaults and validates; throws RangeError naming the bad field. */
+/** Fills defaults and validates; throws CONFIG_INVALID naming the bad option and what it accepts. */
 export function resolveServerConfig(input: ServerConfigInput = {}): ServerConfig {
   const admission = {
     ingest: { ...DEFAULT_SERVER_CONFIG.admission.ingest, ...input.admission?.ingest },
     query: { ...DEFAULT_SERVER_CONFIG.admission.query, ...input.admission?.query },
   };
   const config: ServerConfig = { ...DEFAULT_SERVER_CONFIG, ...input, admission };
-  if (!VENDOR_PATTERN.test(config.vendorPrefix)) throw new RangeError('vendor prefix must be 1 to 16 upper-case letters or digits, starting with a letter');
-  if (!REGION_PATTERN.test(config.region)) throw new RangeError('region must be 1 to 32 letters, digits, _ or -');
-  if (!Number.isSafeInteger(config.bodyLimitBytes) || config.bodyLimitBytes < 1024 || config.bodyLimitBytes > HTTP_BODY_BYTES_MAX) {
-    throw new RangeError(`body limit must be an integer between 1024 and ${HTTP_BODY_BYTES_MAX} bytes`);
+  if (!VENDOR_PATTERN.test(config.vendorPrefix)) throw configError('vendorPrefix', '1 to 16 upper-case letters or digits, starting with a letter', config.vendorPrefix);
+  if (!REGION_PATTERN.test(config.region)) throw configError('region', '1 to 32 letters, digits, _ or -', config.region);
+  if (!Number.isSafeInteger(config.bodyLimitBytes) || config.bodyLimitBytes < HTTP_BODY_BYTES_MIN || config.bodyLimitBytes > HTTP_BODY_BYTES_MAX) {
+    throw configError('bodyLimitBytes', `an integer from ${HTTP_BODY_BYTES_MIN} to ${HTTP_BODY_BYTES_MAX}`, config.bodyLimitBytes);
   }
   if (config.publicUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(config.publicUrl)) {
-    throw new RangeError('public URL must be an absolute http(s) URL');
+    throw configError('publicUrl', 'an absolute http(s) URL', config.publicUrl);
   }
   return config;
 }

@@ -5,8 +5,8 @@ import type { Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import type { MonitoringService } from '../monitoring/monitoring-service.js';
 import type { Store } from '../store-types.js';
+import type { IngestDecoder } from '../wire/ingest-decoder.js';
 import type { Admission } from './admission.js';
-import type { IngestDecoder } from './routes/ingest/ingest-decoder.js';
 import type { ServerConfig } from './server-config.js';
 import type { ServerMetrics } from './server-metrics.js';
 

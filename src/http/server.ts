@@ -1,4 +1,6 @@
-// Owns the fastify server factory: hooks (txn id, auth, media types, admission), parsers, error path and routes.
+// Owns the fastify server factory: validators, shared hooks (txn id, auth, media types, admission), the OpenAPI document and one plugin per API.
+import fastifyAccepts from '@fastify/accepts';
+import fastifySwagger from '@fastify/swagger';
 import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -7,25 +9,32 @@ import { openFeeds, type Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import { openMonitoring, type MonitoringService } from '../monitoring/monitoring-service.js';
 import type { Store } from '../store-types.js';
+import { IngestDecoder } from '../wire/ingest-decoder.js';
 import { Admission } from './admission.js';
+import { useApiErrors } from './api-errors.js';
+import type { ApiPlugin } from './api-plugin.js';
+import { dnsApi } from './apis/dns/dns-api.js';
+import { feedsApi } from './apis/feeds/feeds-api.js';
+import { identityApi } from './apis/identity/identity-api.js';
+import { ingestApi } from './apis/ingest/ingest-api.js';
+import { metricsApi, metricsErrors } from './apis/metrics/metrics-api.js';
+import { monitoringApi } from './apis/monitoring/monitoring-api.js';
+import { openApiDocument, OPENAPI_ROUTE } from './apis/openapi/openapi-api.js';
+import { opsApi } from './apis/ops/ops-api.js';
 import { authenticateRequest } from './auth.js';
+import { useBasicAuth, type BasicAuthenticator } from './basic-auth.js';
 import { negotiate } from './content-negotiation.js';
-import { sendError, sendNotFound } from './error-response.js';
 import { httpError } from './http-errors.js';
 import { PATH_PARAM_LENGTH_MAX } from './http-limits.js';
-import { IngestDecoder } from './routes/ingest/ingest-decoder.js';
-import { registerIngestRoutes } from './routes/ingest/ingest-routes.js';
-import { registerTokenRoutes } from './routes/identity/tokens-routes.js';
-import { registerViewsRoutes } from './routes/metrics/views-routes.js';
-import { registerOpsRoutes } from './routes/ops/ops-routes.js';
-import { registerDnsRoutes } from './routes/dns/dns-routes.js';
-import { registerFeedRoutes } from './routes/feeds/feeds-routes.js';
-import { registerMonitoringRoutes } from './routes/monitoring/monitoring-routes.js';
-import { JSON_TYPE, MSGPACK_TYPE, rulesOf } from './route-rules.js';
+import { rulesOf } from './route-rules.js';
+import { requestValidators } from './schema-compilers.js';
 import { resolveServerConfig, type ServerConfig, type ServerConfigInput } from './server-config.js';
 import type { ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
 import { TXN_ID_HEADER, txnIdGenerator } from './txn-id.js';
+
+/** Every API of this build, each one plugin owning its prefix: adding an API is one line here. */
+const APIS: readonly ApiPlugin[] = [identityApi, ingestApi, metricsApi, monitoringApi, feedsApi, dnsApi, opsApi];
 
 /** Collaborators and settings of createServer. */
 export interface CreateServerOptions {
@@ -53,16 +62,9 @@ function listeningUrl(app: FastifyInstance): string {
   return `http://${host}:${address.port}`;
 }
 
-function addBodyParsers(app: FastifyInstance): void {
-  // Bodies stay raw Buffers: each route decodes inside its admission slot and shapes its own
-  // parse errors (identity's badRequest differs from ingest's errors list).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser([JSON_TYPE, MSGPACK_TYPE], { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-}
-
-function addHooks(app: FastifyInstance, context: ServerContext): void {
-  app.addHook('onRequest', async (request) => {
-    authenticateRequest(request, context.identity);
+function addHooks(app: FastifyInstance, context: ServerContext, basic: BasicAuthenticator): void {
+  app.addHook('onRequest', async (request, reply) => {
+    await authenticateRequest(request, reply, context.identity, basic);
     negotiate(request);
     const { work } = rulesOf(request);
     // Refuse early, before a large body is read; the handler checks again when it enqueues.
@@ -79,7 +81,7 @@ function addHooks(app: FastifyInstance, context: ServerContext): void {
   });
 }
 
-/** Creates the fastify server of Strata with every route of this build; call listen() on it. */
+/** Creates the fastify server of Strata with every API of this build; call listen() on it. */
 export async function createServer(options: CreateServerOptions): Promise<StrataServer> {
   const config: ServerConfig = resolveServerConfig(options.config);
   const clock = options.clock ?? systemClock;
@@ -96,7 +98,6 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     forceCloseConnections: 'idle',
   });
   const admission = new Admission(config.admission);
-  const decoder = new IngestDecoder();
   // Services not handed in are kept in memory and belong to this server: it closes them.
   const owned: { close(): void }[] = [];
   const own = <T extends { close(): void }>(service: T): T => (owned.push(service), service);
@@ -111,7 +112,7 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     monitoring: options.monitoring ?? own(openMonitoring({ dir: undefined, clock })),
     config,
     admission,
-    decoder,
+    decoder: new IngestDecoder(),
     metrics: createServerMetrics(options.store, admission, { processMetrics: config.processMetrics }),
     clock,
     publicUrl: () => configuredUrl ?? (listenedUrl ??= app.server.listening ? listeningUrl(app) : undefined) ?? listeningUrl(app),
@@ -121,23 +122,28 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     for (const service of owned) service.close();
   });
   app.decorateRequest('principal', undefined);
-  addBodyParsers(app);
-  addHooks(app, context);
-  app.setErrorHandler((error, request, reply) => {
-    // Counted here, the one place both the early refusal and the enqueue-time refusal pass.
-    if ((error as { code?: unknown } | null)?.code === 'HTTP_OVERLOADED') {
-      context.metrics.admissionRejected.inc({ work: rulesOf(request).work ?? 'unknown' });
-    }
-    return sendError(request, reply, error);
-  });
-  app.setNotFoundHandler((request, reply) => sendNotFound(request, reply));
-  registerTokenRoutes(app, context);
-  registerIngestRoutes(app, context);
-  registerViewsRoutes(app, context);
-  registerOpsRoutes(app, context);
-  registerFeedRoutes(app, context);
-  registerDnsRoutes(app, context);
-  registerMonitoringRoutes(app, context);
+  // Only JSON bodies by default; each API adds the body types it reads (ingest: raw bytes, feeds: Atom).
+  app.removeContentTypeParser('text/plain');
+  // Bodies are validated strictly, URL parameters and query strings with coercion from text.
+  app.setValidatorCompiler(requestValidators());
+  await app.register(fastifyAccepts);
+  await app.register(fastifySwagger, { openapi: openApiDocument(config) });
+  addHooks(app, context, await useBasicAuth(app, context.identity));
+  // Unmatched URLs outside every API prefix, and the operational routes, answer in the metrics shape.
+  useApiErrors(app, context, metricsErrors, { notFound: true });
+  for (const api of APIS) {
+    await app.register(
+      async (scope) => {
+        // Every route of the API is listed under the API's name in the OpenAPI document.
+        scope.addHook('onRoute', (route) => {
+          route.schema = { ...route.schema, tags: [api.name] };
+        });
+        await api.register(scope, context);
+      },
+      { prefix: api.prefix },
+    );
+  }
+  app.get(OPENAPI_ROUTE, { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
   await app.ready();
   return app as unknown as StrataServer;
 }

@@ -26,7 +26,6 @@ describe('parsePageRequest', () => {
     [{ limit: '0' }],
     [{ limit: String(FEED_PAGE_MAX + 1) }],
     [{ limit: '2.5' }],
-    [{ limit: ['1', '2'] }],
     [{ direction: 'up' }],
     [{ marker: 'urn:uuid:nope' }],
     [{ marker: `${ID}x` }],

@@ -53,8 +53,8 @@ describe('Admission', () => {
   });
 
   it('refuses unbounded or nonsensical sizes', () => {
-    expect(() => new Admission({ ingest: { concurrency: 0, queueMax: 1 }, query: { concurrency: 1, queueMax: 1 } })).toThrow(RangeError);
-    expect(() => new Admission({ ingest: { concurrency: 1, queueMax: Infinity }, query: { concurrency: 1, queueMax: 1 } })).toThrow(RangeError);
+    expect(() => new Admission({ ingest: { concurrency: 0, queueMax: 1 }, query: { concurrency: 1, queueMax: 1 } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => new Admission({ ingest: { concurrency: 1, queueMax: Infinity }, query: { concurrency: 1, queueMax: 1 } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
 });
 

@@ -1,34 +1,60 @@
-// Tests media type matching and the sorting of URLs into API families.
-import { describe, expect, it } from 'vitest';
-import { acceptAllows, essence } from '../../src/http/content-negotiation.js';
-import { familyOf } from '../../src/http/api-family.js';
+// Checks Accept negotiation through @fastify/accepts: which requests are refused (415) and which type an answer takes.
+import fastifyAccepts from '@fastify/accepts';
+import fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerType, essence, negotiate } from '../../src/http/content-negotiation.js';
+import { toErrorView } from '../../src/http/error-view.js';
+import type { RouteRules } from '../../src/http/route-rules.js';
+
+const DNS: [string, ...string[]] = ['application/json', 'application/xml'];
+const FEEDS: [string, ...string[]] = ['application/atom+xml', 'application/xml', 'application/json', 'application/vnd.rackspace.atom+json'];
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = fastify();
+  await app.register(fastifyAccepts);
+  app.addHook('onRequest', async (request) => negotiate(request));
+  app.setErrorHandler((error, _request, reply) => reply.code(toErrorView(error).status).send({ code: toErrorView(error).code }));
+  const route = (url: string, offered: [string, ...string[]]) =>
+    app.get(url, { config: { access: 'public', produces: offered } satisfies RouteRules }, async (request) => ({ type: answerType(request, offered) }));
+  route('/json', ['application/json']);
+  route('/dns', DNS);
+  route('/feeds', FEEDS);
+  await app.ready();
+});
+afterAll(() => app.close());
+
+async function typeFor(url: string, accept?: string): Promise<string> {
+  const res = await app.inject({ method: 'GET', url, headers: accept === undefined ? {} : { accept } });
+  return res.statusCode === 200 ? (res.json() as { type: string }).type : `refused ${(res.json() as { code: string }).code}`;
+}
 
 describe('media types', () => {
   it('takes the essence of a media type', () => {
     expect(essence('Application/JSON; charset=utf-8')).toBe('application/json');
   });
 
-  it('allows JSON for absent, wildcard and JSON Accept headers, and refuses others', () => {
-    const json = ['application/json'];
+  it('allows JSON for absent, empty, wildcard and JSON Accept headers, in any case; refuses the rest with HTTP_ACCEPT_UNSUPPORTED', async () => {
     for (const accept of [undefined, '', '*/*', 'application/json', 'application/*', 'text/html, application/json;q=0.1', 'APPLICATION/JSON']) {
-      expect(acceptAllows(accept, json)).toBe(true);
+      expect(await typeFor('/json', accept)).toBe('application/json');
     }
-    for (const accept of ['text/html', 'application/xml', 'application/json;q=0', 'text/*']) {
-      expect(acceptAllows(accept, json)).toBe(false);
+    for (const accept of ['text/html', 'application/xml', 'application/json;q=0', 'text/*', 'application/json;Q=0']) {
+      expect(await typeFor('/json', accept)).toBe('refused HTTP_ACCEPT_UNSUPPORTED');
     }
   });
-});
 
-describe('API families', () => {
-  it('sorts URLs into API families', () => {
-    expect(familyOf('/v2.0/tokens')).toBe('identity');
-    expect(familyOf('/ingest/v2.0/t/ingest')).toBe('ingest');
-    expect(familyOf('/metrics/v2.0/t/views/x')).toBe('metrics');
-    expect(familyOf('/monitoring/v1.0/t/entities')).toBe('metrics');
-    expect(familyOf('/feeds/t/usagesummary')).toBe('feeds');
-    expect(familyOf('/feeds')).toBe('feeds');
-    expect(familyOf('/feedsx/t')).toBe('metrics');
-    expect(familyOf('/dns/v1.0/t/domains?limit=1')).toBe('dns');
-    expect(familyOf('/v2.0?x=1')).toBe('identity');
+  it('answers the first offered type when Accept states no preference', async () => {
+    expect(await typeFor('/dns')).toBe('application/json');
+    expect(await typeFor('/feeds', '')).toBe('application/atom+xml');
+    expect(await typeFor('/feeds', '*/*')).toBe('application/atom+xml');
+  });
+
+  it('follows exact types and q values, the most specific entry deciding', async () => {
+    expect(await typeFor('/dns', 'application/xml')).toBe('application/xml');
+    expect(await typeFor('/dns', 'application/json;q=0.5, application/xml')).toBe('application/xml');
+    expect(await typeFor('/dns', 'application/*;q=0.2, application/json;q=0.9')).toBe('application/json');
+    expect(await typeFor('/feeds', 'application/vnd.rackspace.atom+json')).toBe('application/vnd.rackspace.atom+json');
+    expect(await typeFor('/feeds', 'text/html, application/json;q=0.9, */*;q=0.8')).toBe('application/json');
+    expect(await typeFor('/dns', 'application/xml;q=0, */*')).toBe('application/json');
   });
 });

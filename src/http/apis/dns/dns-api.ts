@@ -1,20 +1,33 @@
-// Owns the domain-listing API under /dns/v1.0/{tenant}: domains, one domain, its subdomains and records, paged.
+// Owns the domain-listing API under /dns/v1.0/{tenant}: domains, one domain, its subdomains and records, paged, in JSON or XML.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { pageLinks, parseWindow } from '../../../dns/dns-paging.js';
+import { StrataError } from '../../../core/errors.js';
+import { pageLinks, parseWindow, type DnsQuery } from '../../../dns/dns-paging.js';
 import { domainDetailJson, domainsJson, recordsJson, type LinkedPage } from '../../../dns/dns-json-view.js';
 import type { DnsRecord, Domain, Page, PageWindow } from '../../../dns/dns-types.js';
 import { domainDetailXml, domainsXml, recordsXml } from '../../../dns/dns-xml-view.js';
-import { sendNotFound } from '../../error-response.js';
+import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
+import type { ApiPlugin } from '../../api-plugin.js';
+import { JSON_UTF8 } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import { XML_TYPE, type RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
+import { dnsFaultJson, dnsFaultXml } from './dns-fault.js';
 import { answerDnsType, API_VERSION_HEADER, DNS_API_VERSION, DNS_PRODUCES } from './dns-media.js';
+import { DETAIL_QUERY_SCHEMA, DOMAIN_PARAMS_SCHEMA, LIST_QUERY_SCHEMA, TENANT_PARAMS_SCHEMA } from './dns-schemas.js';
 
 /** Where the API lives; the version is part of the path (spec 9). */
 export const DNS_PREFIX = '/dns/v1.0';
 const READ_RULES: RouteRules = { access: 'read', produces: DNS_PRODUCES };
 
-type Query = Record<string, unknown>;
+/** DNS faults, unwrapped in JSON and named elements in XML; a bad limit or offset keeps its own code (spec 7 rule 4). */
+const dnsErrors: ApiErrorShaper = {
+  body: (view, request) =>
+    answerDnsType(request) === XML_TYPE ? { type: `${XML_TYPE}; charset=utf-8`, text: dnsFaultXml(view) } : { type: JSON_UTF8, text: JSON.stringify(dnsFaultJson(view)) },
+  fromValidation: (failure) => {
+    const code = failure.field === 'offset' ? 'DNS_OFFSET_INVALID' : failure.field === 'limit' ? 'DNS_LIMIT_INVALID' : 'HTTP_REQUEST_INVALID';
+    return new StrataError(code, `${failure.field || 'the query string'} ${failure.problem}.`, { parameter: failure.field, problem: failure.problem });
+  },
+};
 
 function tenantOf(request: FastifyRequest): string {
   return (request.params as { tenant: string }).tenant;
@@ -38,26 +51,25 @@ function linked<T>(page: Page<T>, hrefOf: (window: PageWindow) => string): Linke
 
 function send(request: FastifyRequest, reply: FastifyReply, json: () => Record<string, unknown>, xml: () => string): FastifyReply {
   if (answerDnsType(request) === XML_TYPE) return reply.code(200).type(`${XML_TYPE}; charset=utf-8`).send(xml());
-  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(json()));
+  return reply.code(200).type(JSON_UTF8).send(JSON.stringify(json()));
 }
 
 async function listDomains(context: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const query = request.query as Query;
+  const query = request.query as DnsQuery;
   const window = parseWindow(query);
-  const name = typeof query['name'] === 'string' && query['name'] !== '' ? query['name'] : undefined;
+  const name = query['name'] !== undefined && query['name'] !== '' ? query['name'] : undefined;
   const page = context.dns.domains(tenantOf(request), name, window);
   const result = linked(page, hrefs(context, request, '/domains', name !== undefined ? { name } : {}));
   return send(request, reply, () => domainsJson(result), () => domainsXml(result));
 }
 
 /** showRecords and showSubdomains are on unless set to false (the issue lists both lists as part of the domain). */
-function shown(query: Query, name: string): boolean {
-  const value = query[name];
-  return typeof value !== 'string' || value.toLowerCase() !== 'false';
+function shown(query: DnsQuery, name: string): boolean {
+  return query[name]?.toLowerCase() !== 'false';
 }
 
 async function showDomain(context: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const query = request.query as Query;
+  const query = request.query as DnsQuery;
   const window = parseWindow(query);
   const tenant = tenantOf(request);
   const id = domainIdOf(request);
@@ -70,39 +82,58 @@ async function showDomain(context: ServerContext, request: FastifyRequest, reply
 }
 
 async function listSubdomains(context: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const window = parseWindow(request.query as Query);
+  const window = parseWindow(request.query as DnsQuery);
   const id = domainIdOf(request);
   const result: LinkedPage<Domain> = linked(context.dns.subdomains(tenantOf(request), id, window), hrefs(context, request, `/domains/${id}/subdomains`));
   return send(request, reply, () => domainsJson(result), () => domainsXml(result));
 }
 
 async function listRecords(context: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const window = parseWindow(request.query as Query);
+  const window = parseWindow(request.query as DnsQuery);
   const id = domainIdOf(request);
   const result: LinkedPage<DnsRecord> = linked(context.dns.records(tenantOf(request), id, window), hrefs(context, request, `/domains/${id}/records`));
   return send(request, reply, () => recordsJson(result), () => recordsXml(result));
 }
 
-/** Registers the DNS routes in their own scope: X-API-VERSION on every response, DNS faults, DNS 404s. */
-export function registerDnsRoutes(app: FastifyInstance, context: ServerContext): void {
-  void app.register(
-    async (scope) => {
-      scope.addHook('onSend', async (_request, reply) => {
-        void reply.header(API_VERSION_HEADER, DNS_API_VERSION);
-      });
-      // Inside the scope so that a 404 also carries X-API-VERSION; the body is the DNS fault (sendError by family).
-      scope.setNotFoundHandler((request, reply) => sendNotFound(request, reply));
-      const list = { GET: { rules: READ_RULES, handler: (request: FastifyRequest, reply: FastifyReply) => listDomains(context, request, reply) } };
-      defineResource(scope, '/:tenant/domains', list);
-      defineResource(scope, '/:tenant/domains/', list);
-      defineResource(scope, '/:tenant/domains/:domainId', { GET: { rules: READ_RULES, handler: (request, reply) => showDomain(context, request, reply) } });
-      defineResource(scope, '/:tenant/domains/:domainId/subdomains', {
-        GET: { rules: READ_RULES, handler: (request, reply) => listSubdomains(context, request, reply) },
-      });
-      defineResource(scope, '/:tenant/domains/:domainId/records', {
-        GET: { rules: READ_RULES, handler: (request, reply) => listRecords(context, request, reply) },
-      });
-    },
-    { prefix: DNS_PREFIX },
-  );
-}
+/** The domain-listing API (spec 4 and 8): X-API-VERSION on every response, its own faults and 404s. */
+export const dnsApi: ApiPlugin = {
+  name: 'dns',
+  prefix: DNS_PREFIX,
+  register(scope: FastifyInstance, context: ServerContext): void {
+    useApiErrors(scope, context, dnsErrors, { notFound: true });
+    // Every answer of the scope, errors and 404s included, carries the version header.
+    scope.addHook('onSend', async (_request, reply) => {
+      void reply.header(API_VERSION_HEADER, DNS_API_VERSION);
+    });
+    const list = {
+      GET: {
+        rules: READ_RULES,
+        schema: { summary: 'List domains, optionally by name', params: TENANT_PARAMS_SCHEMA, querystring: LIST_QUERY_SCHEMA },
+        handler: (request: FastifyRequest, reply: FastifyReply) => listDomains(context, request, reply),
+      },
+    };
+    defineResource(scope, '/:tenant/domains', list);
+    defineResource(scope, '/:tenant/domains/', list);
+    defineResource(scope, '/:tenant/domains/:domainId', {
+      GET: {
+        rules: READ_RULES,
+        schema: { summary: 'One domain with its records and subdomains (paged)', params: DOMAIN_PARAMS_SCHEMA, querystring: DETAIL_QUERY_SCHEMA },
+        handler: (request, reply) => showDomain(context, request, reply),
+      },
+    });
+    defineResource(scope, '/:tenant/domains/:domainId/subdomains', {
+      GET: {
+        rules: READ_RULES,
+        schema: { summary: "A domain's subdomains", params: DOMAIN_PARAMS_SCHEMA, querystring: LIST_QUERY_SCHEMA },
+        handler: (request, reply) => listSubdomains(context, request, reply),
+      },
+    });
+    defineResource(scope, '/:tenant/domains/:domainId/records', {
+      GET: {
+        rules: READ_RULES,
+        schema: { summary: "A domain's records", params: DOMAIN_PARAMS_SCHEMA, querystring: LIST_QUERY_SCHEMA },
+        handler: (request, reply) => listRecords(context, request, reply),
+      },
+    });
+  },
+};

@@ -1,9 +1,8 @@
 // Owns the media types of the domain-listing API (JSON by default, XML on request) and its version header.
 import type { FastifyRequest } from 'fastify';
-import { preferredType } from '../../media-choice.js';
+import { answerType } from '../../content-negotiation.js';
 import { JSON_TYPE, XML_TYPE } from '../../route-rules.js';
 
-/** XML, the domain-listing API's second format. */
 /** What DNS routes answer with; JSON is the default (spec 5.3). */
 export const DNS_PRODUCES: readonly [string, ...string[]] = [JSON_TYPE, XML_TYPE];
 /** The header every DNS response carries (spec 9). */
@@ -13,5 +12,5 @@ export const DNS_API_VERSION = '1.0.0';
 
 /** JSON or XML, as the request's Accept prefers. */
 export function answerDnsType(request: FastifyRequest): string {
-  return preferredType(request.headers.accept, DNS_PRODUCES);
+  return answerType(request, DNS_PRODUCES);
 }

@@ -1,7 +1,5 @@
 // Owns the media types of the event-feed API and which of them a request gets.
-import type { FastifyRequest } from 'fastify';
 import { JSON_TYPE, XML_TYPE } from '../../route-rules.js';
-import { preferredType } from '../../media-choice.js';
 
 /** An Atom feed or entry document. */
 export const ATOM_TYPE = 'application/atom+xml';
@@ -11,19 +9,12 @@ export const ATOM_SERVICE_TYPE = 'application/atomsvc+xml';
 export const ATOM_JSON_TYPE = 'application/vnd.rackspace.atom+json';
 /** The reference's JSON form of a service document. */
 export const ATOM_SERVICE_JSON_TYPE = 'application/vnd.rackspace.atomsvc+json';
-/** Plain XML, answered with the Atom document. */
-
 /** What feed and entry routes answer with; the first is the default. */
 export const FEED_PRODUCES: readonly [string, ...string[]] = [ATOM_TYPE, XML_TYPE, JSON_TYPE, ATOM_JSON_TYPE];
 /** What the catalog answers with; the first is the default. */
 export const SERVICE_PRODUCES: readonly [string, ...string[]] = [ATOM_SERVICE_TYPE, XML_TYPE, JSON_TYPE, ATOM_SERVICE_JSON_TYPE];
 /** Bodies a publisher may send. */
 export const ENTRY_BODY_TYPES: readonly string[] = [ATOM_TYPE, JSON_TYPE, ATOM_JSON_TYPE];
-
-/** The media type to answer `request` with, among `offered`. */
-export function answerType(request: FastifyRequest, offered: readonly [string, ...string[]]): string {
-  return preferredType(request.headers.accept, offered);
-}
 
 /** True when a chosen media type is one of the JSON forms. */
 export function isJsonType(type: string): boolean {

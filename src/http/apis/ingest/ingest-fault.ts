@@ -1,21 +1,7 @@
 // Owns the ingest API's error body: the metrics shape plus Blueflood's "errors" list, one entry per rejected point.
+import type { IngestErrorEntry } from '../../../wire/ingest-mapping.js';
 import type { ErrorView } from '../../error-view.js';
 import { metricsFaultBody } from '../metrics/metrics-fault.js';
-
-/** One entry of Blueflood's `errors` list (extended with the point's index and Strata's code). */
-export interface IngestErrorEntry {
-  /** Position of the point in the request body. */
-  readonly index: number | null;
-  readonly tenantId: string;
-  readonly metricName: string;
-  /** The body field at fault (metricName, metricValue, collectionTime, ttlInSeconds, unit, tenantId), null for whole-request errors. */
-  readonly source: string | null;
-  readonly message: string;
-  /** Stable Strata error code. */
-  readonly code: string;
-  /** The point's collectionTime when it was a number. */
-  readonly timestamp?: number;
-}
 
 /**
  * The metrics error shape with an `errors` array, so Blueflood clients (which read `errors`) and

@@ -26,7 +26,7 @@ const TYPE_BY_CODE: Readonly<Record<string, string>> = {
 };
 
 /** The monitoring type name of an error view. */
-export function metricsTypeName(view: ErrorView): string {
+function metricsTypeName(view: ErrorView): string {
   return TYPE_BY_CODE[view.code] ?? TYPE_NAMES[view.status] ?? 'internalError';
 }
 

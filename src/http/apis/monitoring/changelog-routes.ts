@@ -1,37 +1,43 @@
 // Owns operation 9 (alarm changelogs as a time series) and the monitoring zone list.
 import type { FastifyInstance } from 'fastify';
-import { StrataError } from '../../../core/errors.js';
 import { notFound } from '../../../monitoring/monitoring-errors.js';
 import type { MonitoringService } from '../../../monitoring/monitoring-service.js';
+import { sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import type { ServerContext } from '../../server-context.js';
 import { READ_RULES } from './crud-routes.js';
-import { MONITORING_BASE, pageRequest, param, sendJson, sendList, single, tenantOf, type Query } from './monitoring-http.js';
+import { PAGE_QUERY_PROPERTIES, PAGE_QUERY_SCHEMA, pageRequest, param, sendList, tenantOf } from './monitoring-http.js';
+import { pathParams } from './monitoring-params.js';
 import { changelogView } from './monitoring-views.js';
 import { pageOfSorted } from './static-pages.js';
 
-function milliseconds(query: Query, name: string): number | undefined {
-  const text = single(query, name);
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!/^-?\d{1,16}$/.test(text) || !Number.isSafeInteger(value)) {
-    throw new StrataError('QUERY_INVALID', `parameter '${name}' must be integer milliseconds since 1970`, { parameter: name, value: text });
-  }
-  return value;
+/** Operation 9's query string: the window (integer ms; spec 4 leaves the format open), an entity, and paging. */
+const CHANGELOG_QUERY_SCHEMA = {
+  type: 'object',
+  properties: {
+    ...PAGE_QUERY_PROPERTIES,
+    from: { type: 'integer', description: 'Window start, integer ms since 1970 (default: 7 days before to).' },
+    to: { type: 'integer', description: 'Window end, integer ms since 1970 (default: now).' },
+    entityId: { type: 'string', minLength: 1, description: 'Only changes of this entity.' },
+  },
+} as const;
+
+interface ChangelogQuery {
+  readonly from?: number;
+  readonly to?: number;
+  readonly entityId?: string;
 }
 
 /** Registers GET /changelogs/alarms, /monitoring_zones and /monitoring_zones/:zoneId. */
 export function registerChangelogRoutes(app: FastifyInstance, context: ServerContext, monitoring: MonitoringService): void {
-  defineResource(app, `${MONITORING_BASE}/changelogs/alarms`, {
+  defineResource(app, '/:tenant/changelogs/alarms', {
     GET: {
       rules: READ_RULES,
+      schema: { summary: 'Alarm state changes as a time series (operation 9)', params: pathParams(), querystring: CHANGELOG_QUERY_SCHEMA },
       handler: async (request, reply) => {
-        const query = request.query as Query;
+        const { from, to, entityId } = request.query as ChangelogQuery;
         const page = pageRequest(request);
-        const entityId = single(query, 'entityId');
-        const fromMs = milliseconds(query, 'from');
-        const toMs = milliseconds(query, 'to');
-        const asked = { ...page, ...(fromMs !== undefined ? { fromMs } : {}), ...(toMs !== undefined ? { toMs } : {}), ...(entityId !== undefined ? { entityId } : {}) };
+        const asked = { ...page, ...(from !== undefined ? { fromMs: from } : {}), ...(to !== undefined ? { toMs: to } : {}), ...(entityId !== undefined ? { entityId } : {}) };
         // The window is resolved once: this page and the next link use the same one, even when `to` defaulted to now.
         const window = monitoring.changelogs.window(asked);
         const found = monitoring.changelogs.list(tenantOf(request), { ...asked, ...window });
@@ -39,18 +45,20 @@ export function registerChangelogRoutes(app: FastifyInstance, context: ServerCon
       },
     },
   });
-  defineResource(app, `${MONITORING_BASE}/monitoring_zones`, {
+  defineResource(app, '/:tenant/monitoring_zones', {
     GET: {
       rules: READ_RULES,
+      schema: { summary: 'List the monitoring zones checks may poll from', params: pathParams(), querystring: PAGE_QUERY_SCHEMA },
       handler: async (request, reply) => {
         const page = pageRequest(request);
         return sendList(context, request, reply, pageOfSorted(monitoring.zones, page, (zone) => zone.id), page, (zone) => zone);
       },
     },
   });
-  defineResource(app, `${MONITORING_BASE}/monitoring_zones/:zoneId`, {
+  defineResource(app, '/:tenant/monitoring_zones/:zoneId', {
     GET: {
       rules: READ_RULES,
+      schema: { summary: 'One monitoring zone', params: pathParams('zoneId') },
       handler: async (request, reply) => {
         const id = param(request, 'zoneId');
         const zone = monitoring.zones.find((candidate) => candidate.id === id);

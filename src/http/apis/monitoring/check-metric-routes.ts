@@ -1,24 +1,41 @@
 // Owns operations 5 and 6: a check's metrics and one metric's plot, read from the engine.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkMetricSeries } from '../../../monitoring/check-metrics.js';
 import type { MonitoringService } from '../../../monitoring/monitoring-service.js';
 import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
-import { parsePlotParams, type QueryString } from '../metrics/plot-params.js';
-import { MONITORING_BASE, pageRequest, param, sendJson, sendList, tenantOf } from './monitoring-http.js';
+import { plotMetadata, plotRequest, PLOT_METADATA_SCHEMA, PLOT_QUERY_SCHEMA, PLOT_VALUE_SCHEMA, type PlotQuery } from '../metrics/plot-query.js';
+import { PAGE_QUERY_SCHEMA, pageRequest, param, sendList, tenantOf } from './monitoring-http.js';
+import { pathParams } from './monitoring-params.js';
 
 /** Both read the engine, so they run in the query admission queue. */
 const METRIC_RULES: RouteRules = { access: 'read', work: 'query' };
-/** Plots are never paged (the 1440-point cap splits them instead), as the reference's metadata shows. */
-const PLOT_METADATA = { limit: null, marker: null, next_marker: null, next_href: null } as const;
-const CHECK_PATH = `${MONITORING_BASE}/entities/:entityId/checks/:checkId`;
+const CHECK_PATH = '/:tenant/entities/:entityId/checks/:checkId';
+
+/** Operation 6's answer: the values and the (never paged) metadata. */
+const PLOT_RESPONSE = {
+  200: {
+    type: 'object',
+    required: ['values', 'metadata'],
+    properties: { values: { type: 'array', items: PLOT_VALUE_SCHEMA }, metadata: PLOT_METADATA_SCHEMA },
+  },
+} as const;
+
+async function plot(context: ServerContext, monitoring: MonitoringService, request: FastifyRequest): Promise<unknown> {
+  const [tenant, entityId, checkId] = [tenantOf(request), param(request, 'entityId'), param(request, 'checkId')];
+  monitoring.entities.check(tenant, entityId, checkId);
+  const metric = checkMetricSeries(entityId, checkId, param(request, 'metricName'));
+  const result = await context.admission.run('query', () => context.store.query(plotRequest(tenant, metric, request.query as PlotQuery)));
+  return { values: result.values, metadata: plotMetadata(result.values.length) };
+}
 
 /** Registers GET .../checks/:checkId/metrics and .../metrics/:metricName/plot. */
 export function registerCheckMetricRoutes(app: FastifyInstance, context: ServerContext, monitoring: MonitoringService): void {
   defineResource(app, `${CHECK_PATH}/metrics`, {
     GET: {
       rules: METRIC_RULES,
+      schema: { summary: "A check's metrics (operation 5)", params: pathParams('entityId', 'checkId'), querystring: PAGE_QUERY_SCHEMA },
       handler: async (request, reply) => {
         const page = pageRequest(request);
         const [tenant, entityId, checkId] = [tenantOf(request), param(request, 'entityId'), param(request, 'checkId')];
@@ -30,14 +47,13 @@ export function registerCheckMetricRoutes(app: FastifyInstance, context: ServerC
   defineResource(app, `${CHECK_PATH}/metrics/:metricName/plot`, {
     GET: {
       rules: METRIC_RULES,
-      handler: async (request, reply) => {
-        const [tenant, entityId, checkId] = [tenantOf(request), param(request, 'entityId'), param(request, 'checkId')];
-        monitoring.entities.check(tenant, entityId, checkId);
-        const params = parsePlotParams(request.query as QueryString);
-        const metric = checkMetricSeries(entityId, checkId, param(request, 'metricName'));
-        const result = await context.admission.run('query', () => context.store.query({ tenant, metric, ...params }));
-        return sendJson(reply, { values: result.values, metadata: { count: result.values.length, ...PLOT_METADATA } });
+      schema: {
+        summary: "One check metric's data points over a range (operation 6)",
+        params: pathParams('entityId', 'checkId', 'metricName'),
+        querystring: PLOT_QUERY_SCHEMA,
+        response: PLOT_RESPONSE,
       },
+      handler: (request) => plot(context, monitoring, request),
     },
   });
 }

@@ -1,6 +1,7 @@
 // Owns the entity, check and alarm routes: thin wrappers over the entity service.
 import type { FastifyInstance } from 'fastify';
 import type { MonitoringService } from '../../../monitoring/monitoring-service.js';
+import { MONITORING_BODY_SCHEMAS } from '../../../monitoring/schemas/monitoring-body-schemas.js';
 import type { ServerContext } from '../../server-context.js';
 import { defineCrud } from './crud-routes.js';
 import { param } from './monitoring-http.js';
@@ -12,6 +13,8 @@ export function registerEntityRoutes(app: FastifyInstance, context: ServerContex
   defineCrud(app, context, {
     path: '/entities',
     idParam: 'entityId',
+    noun: 'entity',
+    bodies: MONITORING_BODY_SCHEMAS.entity,
     itemPath: (_request, id) => `entities/${id}`,
     list: (tenant, _request, page) => service.listEntities(tenant, page),
     get: (tenant, _request, id) => service.entity(tenant, id),
@@ -23,6 +26,9 @@ export function registerEntityRoutes(app: FastifyInstance, context: ServerContex
   defineCrud(app, context, {
     path: '/entities/:entityId/checks',
     idParam: 'checkId',
+    noun: 'check',
+    bodies: MONITORING_BODY_SCHEMAS.check,
+    storedType: (tenant, request, id) => service.check(tenant, param(request, 'entityId'), id).doc.type,
     itemPath: (request, id) => `entities/${param(request, 'entityId')}/checks/${id}`,
     list: (tenant, request, page) => service.listChecks(tenant, param(request, 'entityId'), page),
     get: (tenant, request, id) => service.check(tenant, param(request, 'entityId'), id),
@@ -34,6 +40,8 @@ export function registerEntityRoutes(app: FastifyInstance, context: ServerContex
   defineCrud(app, context, {
     path: '/entities/:entityId/alarms',
     idParam: 'alarmId',
+    noun: 'alarm',
+    bodies: MONITORING_BODY_SCHEMAS.alarm,
     itemPath: (request, id) => `entities/${param(request, 'entityId')}/alarms/${id}`,
     list: (tenant, request, page) => service.listAlarms(tenant, param(request, 'entityId'), page),
     get: (tenant, request, id) => service.alarm(tenant, param(request, 'entityId'), id),

@@ -1,18 +1,39 @@
-// Owns registering every monitoring API route under /monitoring/v1.0/:tenant.
+// Owns the monitoring API under /monitoring/v1.0/{tenant}: its routes, its body schemas' errors, and the monitoring error shape.
 import type { FastifyInstance } from 'fastify';
+import { schemaFieldError } from '../../../monitoring/monitoring-errors.js';
+import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
+import type { ApiPlugin } from '../../api-plugin.js';
 import type { ServerContext } from '../../server-context.js';
+import { parameterError } from '../../validation-failure.js';
+import { metricsErrors } from '../metrics/metrics-api.js';
 import { registerAgentRoutes } from './agent-routes.js';
 import { registerChangelogRoutes } from './changelog-routes.js';
 import { registerCheckMetricRoutes } from './check-metric-routes.js';
 import { registerEntityRoutes } from './entity-routes.js';
+import { MONITORING_PREFIX } from './monitoring-http.js';
 import { registerNotificationRoutes } from './notification-routes.js';
 
-/** Registers the monitoring API. */
-export function registerMonitoringRoutes(app: FastifyInstance, context: ServerContext): void {
-  const monitoring = context.monitoring;
-  registerEntityRoutes(app, context, monitoring);
-  registerCheckMetricRoutes(app, context, monitoring);
-  registerNotificationRoutes(app, context, monitoring);
-  registerAgentRoutes(app, context, monitoring);
-  registerChangelogRoutes(app, context, monitoring);
-}
+/**
+ * The monitoring shape ({type, code, message, details, txnId}, as the metrics API's); a body that
+ * breaks its schema names the field at fault as the reference does ("Validation error for key"),
+ * a bad page size is invalidLimit.
+ */
+const monitoringErrors: ApiErrorShaper = {
+  body: metricsErrors.body,
+  fromValidation: (failure) => (failure.part === 'body' ? schemaFieldError(failure.errors) : parameterError(failure, { limit: 'LIST_LIMIT_INVALID' })),
+};
+
+/** The monitoring API (spec section 4, operations 1 to 9, and the CRUD of its objects). */
+export const monitoringApi: ApiPlugin = {
+  name: 'monitoring',
+  prefix: MONITORING_PREFIX,
+  register(scope: FastifyInstance, context: ServerContext): void {
+    useApiErrors(scope, context, monitoringErrors, { notFound: true });
+    const monitoring = context.monitoring;
+    registerEntityRoutes(scope, context, monitoring);
+    registerCheckMetricRoutes(scope, context, monitoring);
+    registerNotificationRoutes(scope, context, monitoring);
+    registerAgentRoutes(scope, context, monitoring);
+    registerChangelogRoutes(scope, context, monitoring);
+  },
+};

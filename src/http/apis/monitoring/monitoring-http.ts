@@ -1,16 +1,42 @@
-// Owns the monitoring API's request and reply helpers: JSON bodies, paging parameters, list envelopes, 201/204.
+// Owns the monitoring API's request and reply helpers: path parameters, paging parameters, list envelopes, 201 and 204.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { StrataError } from '../../../core/errors.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../../../monitoring/monitoring-limits.js';
 import type { Page, PageRequest } from '../../../monitoring/paging.js';
-import { httpError } from '../../http-errors.js';
+import { sendJson } from '../../json-reply.js';
 import type { ServerContext } from '../../server-context.js';
 
-/** Path prefix of the monitoring API; `:tenant` is the account. */
-export const MONITORING_BASE = '/monitoring/v1.0/:tenant';
+/** URL prefix of the monitoring API; the tenant (account) follows it. */
+export const MONITORING_PREFIX = '/monitoring/v1.0';
 
-/** A parsed query string as fastify gives it: repeated keys become arrays. */
-export type Query = Readonly<Record<string, string | string[] | undefined>>;
+/** The query parameters every monitoring list takes (spec 8: limit and marker). */
+export const PAGE_QUERY_PROPERTIES = {
+  limit: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, description: `Items per page, 1 to ${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT}).` },
+  // No length limit beyond the URL's: a marker past every id is an empty page, not an error (spec 7 rule 5).
+  marker: { type: 'string', description: 'Id of the first item of the page (next_marker of the page before).' },
+} as const;
+
+/** A list's query string: paging only. */
+export const PAGE_QUERY_SCHEMA = { type: 'object', properties: PAGE_QUERY_PROPERTIES } as const;
+
+/** A monitoring list's answer: `values` of the collection's items and the paging `metadata` (spec 4). */
+export const LIST_RESPONSE_SCHEMA = {
+  type: 'object',
+  required: ['values', 'metadata'],
+  properties: {
+    values: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    metadata: {
+      type: 'object',
+      required: ['count', 'limit', 'marker', 'next_marker', 'next_href'],
+      properties: {
+        count: { type: 'integer' },
+        limit: { type: ['integer', 'null'] },
+        marker: { type: ['string', 'null'] },
+        next_marker: { type: ['string', 'null'] },
+        next_href: { type: ['string', 'null'] },
+      },
+    },
+  },
+} as const;
 
 /** The tenant of the URL (the auth hook has checked the token may use it). */
 export function tenantOf(request: FastifyRequest): string {
@@ -22,50 +48,16 @@ export function param(request: FastifyRequest, name: string): string {
   return (request.params as Record<string, string>)[name] ?? '';
 }
 
-/** The JSON body of a write (the server keeps bodies as raw bytes); undefined when none was sent. */
-export function jsonBody(request: FastifyRequest): unknown {
-  const raw = request.body;
-  if (raw === undefined || raw === null || (Buffer.isBuffer(raw) && raw.length === 0)) return undefined;
-  try {
-    return JSON.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw));
-  } catch {
-    throw httpError('HTTP_BODY_INVALID', 'The request body is not valid JSON.');
-  }
-}
-
-/** One query parameter given at most once; undefined when absent or empty. */
-export function single(query: Query, name: string): string | undefined {
-  const value = query[name];
-  if (Array.isArray(value)) {
-    if (value.length > 1) throw new StrataError('QUERY_INVALID', `parameter '${name}' may be given once`, { parameter: name });
-    return value[0] === '' ? undefined : value[0];
-  }
-  return value === '' ? undefined : value;
-}
-
-/** The page a list request asks for: limit 1..LIST_LIMIT_MAX (default LIST_LIMIT_DEFAULT) and an optional marker. */
+/** The page a list request asks for, from its schema-checked query string ('' as marker means none). */
 export function pageRequest(request: FastifyRequest): PageRequest {
-  const query = request.query as Query;
-  const text = single(query, 'limit');
-  let limit = LIST_LIMIT_DEFAULT;
-  if (text !== undefined) {
-    limit = /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;
-    if (!(limit >= 1 && limit <= LIST_LIMIT_MAX)) {
-      throw new StrataError('LIST_LIMIT_INVALID', `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`, { limit: text, max: LIST_LIMIT_MAX });
-    }
-  }
-  const marker = single(query, 'marker');
-  return marker === undefined ? { limit } : { limit, marker };
-}
-
-/** Sends a JSON body. */
-export function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
-  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  const { limit, marker } = request.query as { limit?: number; marker?: string };
+  const size = limit ?? LIST_LIMIT_DEFAULT;
+  return marker === undefined || marker === '' ? { limit: size } : { limit: size, marker };
 }
 
 /** The absolute URL of a path under the tenant's monitoring base. */
 export function objectUrl(context: ServerContext, tenant: string, path: string): string {
-  return `${context.publicUrl()}/monitoring/v1.0/${encodeURIComponent(tenant)}/${path}`;
+  return `${context.publicUrl()}${MONITORING_PREFIX}/${encodeURIComponent(tenant)}/${path}`;
 }
 
 /** 201 with an empty body, Location and X-Object-ID (clients read the new id from either). */
@@ -95,9 +87,9 @@ export function sendList<T>(
   let nextHref: string | null = null;
   if (page.nextMarker !== null) {
     const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(request.query as Query)) {
+    for (const [key, value] of Object.entries(request.query as Record<string, unknown>)) {
       if (key === 'limit' || key === 'marker' || key in extra || value === undefined) continue;
-      for (const one of Array.isArray(value) ? value : [value]) params.append(key, one);
+      for (const one of Array.isArray(value) ? value : [value]) params.append(key, String(one));
     }
     for (const [key, value] of Object.entries(extra)) params.set(key, value);
     params.set('limit', String(asked.limit));

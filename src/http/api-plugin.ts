@@ -1,0 +1,17 @@
+// Owns the shape of an API plugin: the URL prefix it owns and the function that registers its scope.
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from './server-context.js';
+
+/**
+ * One API of the server (identity, ingest, metrics query, monitoring, feeds, DNS, operations). Its
+ * `register` runs in a fastify scope under `prefix`, where it adds its content-type parsers, its
+ * routes with their JSON schemas, and its error shaper (useApiErrors); nothing it adds leaks into
+ * the other APIs' scopes.
+ */
+export interface ApiPlugin {
+  /** Name for logs and the OpenAPI document's tags. */
+  readonly name: string;
+  /** URL prefix the API owns ('' for the operational routes at the root). */
+  readonly prefix: string;
+  register(scope: FastifyInstance, context: ServerContext): Promise<void> | void;
+}
