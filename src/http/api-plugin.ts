@@ -13,5 +13,7 @@ export interface ApiPlugin {
   readonly name: string;
   /** URL prefix the API owns ('' for the operational routes at the root). */
   readonly prefix: string;
+  /** The JSON schema of the API's error body, listed as every route's 4XX and 5XX answer. */
+  readonly errorSchema: Readonly<Record<string, unknown>>;
   register(scope: FastifyInstance, context: ServerContext): Promise<void> | void;
 }

@@ -26,7 +26,7 @@ import { useBasicAuth, type BasicAuthenticator } from './basic-auth.js';
 import { negotiate } from './content-negotiation.js';
 import { httpError } from './http-errors.js';
 import { PATH_PARAM_LENGTH_MAX } from './http-limits.js';
-import { rulesOf } from './route-rules.js';
+import { rulesOf, type RouteRules } from './route-rules.js';
 import { requestValidators } from './schema-compilers.js';
 import { resolveServerConfig, type ServerConfig, type ServerConfigInput } from './server-config.js';
 import type { ServerContext } from './server-context.js';
@@ -35,6 +35,12 @@ import { TXN_ID_HEADER, txnIdGenerator } from './txn-id.js';
 
 /** Every API of this build, each one plugin owning its prefix: adding an API is one line here. */
 const APIS: readonly ApiPlugin[] = [identityApi, ingestApi, metricsApi, monitoringApi, feedsApi, dnsApi, opsApi];
+
+/** The OpenAPI security requirement of a route: none on public routes, a token, or a token or basic credentials. */
+function securityOf(config: Partial<RouteRules> | undefined): Record<string, string[]>[] | undefined {
+  if (config?.access === undefined || config.access === 'public') return undefined;
+  return config.basicAuth === true ? [{ authToken: [] }, { basicCredentials: [] }] : [{ authToken: [] }];
+}
 
 /** Collaborators and settings of createServer. */
 export interface CreateServerOptions {
@@ -134,9 +140,11 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
   for (const api of APIS) {
     await app.register(
       async (scope) => {
-        // Every route of the API is listed under the API's name in the OpenAPI document.
+        // Every route of the API is listed under the API's name in the OpenAPI document, with its error shape and credentials.
         scope.addHook('onRoute', (route) => {
-          route.schema = { ...route.schema, tags: [api.name] };
+          route.schema = { ...route.schema, tags: [api.name], response: { ...(route.schema?.response as object | undefined), '4XX': api.errorSchema, '5XX': api.errorSchema } };
+          const security = securityOf(route.config);
+          if (security !== undefined) route.schema = { ...route.schema, security };
         });
         await api.register(scope, context);
       },

@@ -7,6 +7,7 @@ import type { DnsRecord, Domain, Page, PageWindow } from '../../../dns/dns-types
 import { domainDetailXml, domainsXml, recordsXml } from '../../../dns/dns-xml-view.js';
 import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
+import { DNS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { JSON_UTF8 } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import { XML_TYPE, type RouteRules } from '../../route-rules.js';
@@ -99,6 +100,7 @@ async function listRecords(context: ServerContext, request: FastifyRequest, repl
 export const dnsApi: ApiPlugin = {
   name: 'dns',
   prefix: DNS_PREFIX,
+  errorSchema: DNS_ERROR_SCHEMA,
   register(scope: FastifyInstance, context: ServerContext): void {
     useApiErrors(scope, context, dnsErrors, { notFound: true });
     // Every answer of the scope, errors and 404s included, carries the version header.

@@ -11,6 +11,7 @@ import { FEED_ENTRY_BYTES_MAX } from '../../../feeds/feeds-limits.js';
 import { jsonEntry, jsonFeed, jsonService } from '../../../feeds/json-view.js';
 import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
+import { FEEDS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { basicChallenge } from '../../basic-auth.js';
 import { answerType } from '../../content-negotiation.js';
 import { httpError } from '../../http-errors.js';
@@ -120,6 +121,7 @@ function addEntryParsers(scope: FastifyInstance): void {
 export const feedsApi: ApiPlugin = {
   name: 'feeds',
   prefix: '/feeds',
+  errorSchema: FEEDS_ERROR_SCHEMA,
   register(scope: FastifyInstance, context: ServerContext): void {
     useApiErrors(scope, context, feedsErrors, { notFound: true });
     addEntryParsers(scope);

@@ -6,6 +6,7 @@ import type { Principal } from '../../../identity/identity-service.js';
 import type { ApiErrorShaper } from '../../api-errors.js';
 import { useApiErrors } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
+import { IDENTITY_ERROR_SCHEMA } from '../../error-schemas.js';
 import { IDENTITY_BODY_BYTES_MAX } from '../../http-limits.js';
 import { jsonError, sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
@@ -66,6 +67,7 @@ async function revoke(context: ServerContext, request: FastifyRequest, reply: Fa
 export const identityApi: ApiPlugin = {
   name: 'identity',
   prefix: '/v2.0',
+  errorSchema: IDENTITY_ERROR_SCHEMA,
   register(scope: FastifyInstance, context: ServerContext): void {
     useApiErrors(scope, context, identityErrors, { notFound: true });
     defineResource(scope, '/tokens', {

@@ -5,6 +5,7 @@ import { storeRejectionEntries } from '../../../wire/ingest-body.js';
 import type { IngestErrorEntry, IngestFormat, IngestScope } from '../../../wire/ingest-mapping.js';
 import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
+import { INGEST_ERROR_SCHEMA } from '../../error-schemas.js';
 import { BodyPool, pooledBodyParser } from '../../body-pool.js';
 import { essence } from '../../content-negotiation.js';
 import { jsonError, sendJson } from '../../json-reply.js';
@@ -69,6 +70,7 @@ async function ingest(context: ServerContext, request: FastifyRequest, reply: Fa
 export const ingestApi: ApiPlugin = {
   name: 'ingest',
   prefix: '/ingest/v2.0',
+  errorSchema: INGEST_ERROR_SCHEMA,
   register(scope: FastifyInstance, context: ServerContext): void {
     useApiErrors(scope, context, ingestErrors, { notFound: true });
     const bodyLimit = context.config.bodyLimitBytes;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QueryResult } from '../../../store-types.js';
 import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
+import { METRICS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { httpError } from '../../http-errors.js';
 import { VIEWS_BODY_BYTES_MAX, VIEWS_METRICS_MAX } from '../../http-limits.js';
 import { jsonError } from '../../json-reply.js';
@@ -69,6 +70,7 @@ async function search(context: ServerContext, request: FastifyRequest, reply: Fa
 export const metricsApi: ApiPlugin = {
   name: 'metrics',
   prefix: '/metrics/v2.0',
+  errorSchema: METRICS_ERROR_SCHEMA,
   register(scope: FastifyInstance, context: ServerContext): void {
     useApiErrors(scope, context, metricsErrors, { notFound: true });
     defineResource(scope, '/:tenant/views/:metricName', {

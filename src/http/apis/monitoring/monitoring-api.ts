@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { schemaFieldError } from '../../../monitoring/monitoring-errors.js';
 import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
+import { METRICS_ERROR_SCHEMA } from '../../error-schemas.js';
 import type { ServerContext } from '../../server-context.js';
 import { parameterError } from '../../validation-failure.js';
 import { metricsErrors } from '../metrics/metrics-api.js';
@@ -27,6 +28,7 @@ const monitoringErrors: ApiErrorShaper = {
 export const monitoringApi: ApiPlugin = {
   name: 'monitoring',
   prefix: MONITORING_PREFIX,
+  errorSchema: METRICS_ERROR_SCHEMA,
   register(scope: FastifyInstance, context: ServerContext): void {
     useApiErrors(scope, context, monitoringErrors, { notFound: true });
     const monitoring = context.monitoring;

@@ -1,6 +1,7 @@
 // Owns the operational routes at the root: GET /healthz and GET /metrics (Prometheus text), both without a token.
 import type { FastifyInstance } from 'fastify';
 import type { ApiPlugin } from '../../api-plugin.js';
+import { METRICS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
@@ -18,6 +19,7 @@ const HEALTH_RESPONSE = { 200: { type: 'object', required: ['status'], propertie
 export const opsApi: ApiPlugin = {
   name: 'operations',
   prefix: '',
+  errorSchema: METRICS_ERROR_SCHEMA,
   register(scope: FastifyInstance, context: ServerContext): void {
     defineResource(scope, '/healthz', {
       GET: {
