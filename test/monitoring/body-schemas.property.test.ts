@@ -9,7 +9,7 @@ import { schemaError, validatorOf } from './body-verdict.js';
 const KINDS = Object.entries(MONITORING_BODY_SCHEMAS);
 const SCHEMAS = KINDS.flatMap(([kind, { create, update }]) => [
   { name: `${kind}.create`, schema: create, examples: create.examples ?? [] },
-  { name: `${kind}.update`, schema: update, examples: create.examples ?? [] },
+  { name: `${kind}.update`, schema: update, examples: [...(create.examples ?? []), ...(update.examples ?? [])] },
 ]);
 
 /** Every property of a schema, each with a description (the API document shows them). */
@@ -35,11 +35,12 @@ describe('monitoring body schemas', () => {
     }
   });
 
-  it('only create schemas require keys, and each create schema has examples', () => {
+  it('only create schemas require keys; every schema has examples, an update one field of a create example', () => {
     for (const [kind, { create, update }] of KINDS) {
       expect(update.required, kind).toBeUndefined();
-      expect(update.examples, kind).toBeUndefined();
       expect(create.examples?.length ?? 0, kind).toBeGreaterThan(0);
+      expect(update.examples?.length ?? 0, kind).toBeGreaterThan(0);
+      for (const example of update.examples ?? []) expect(Object.keys(example as object), kind).toHaveLength(1);
     }
   });
 

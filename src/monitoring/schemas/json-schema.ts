@@ -49,11 +49,17 @@ export interface BodySchemas {
 
 /**
  * The update schema of a create schema: the same properties and rules, nothing required (keys left
- * out keep their stored value) and no examples; `extra` adds update-only keywords.
+ * out keep their stored value), one field of each create example as its examples; `extra` adds
+ * update-only keywords.
  */
 export function updateSchemaOf(create: JsonSchema, description: string, extra: JsonSchema = {}): JsonSchema {
-  const { required: _required, examples: _examples, ...rest } = create;
-  return { ...rest, ...extra, description };
+  const { required: _required, examples, ...rest } = create;
+  // An update names only what it changes: each create example's first field stands for one.
+  const updates = (examples ?? []).flatMap((example) => {
+    const first = Object.entries(example as Record<string, unknown>)[0];
+    return first === undefined ? [] : [Object.fromEntries([first])];
+  });
+  return { ...rest, ...extra, description, ...(updates.length > 0 ? { examples: updates } : {}) };
 }
 
 /**
