@@ -40,7 +40,7 @@ export class AgentService {
     return pageOf(this.store.agents.agents(tenant, page.marker ?? '', page.limit + 1, this.since()), page.limit, (row) => row.id);
   }
 
-  /** One agent (404 when unknown or not connected within the retention). */
+  /** One agent; MONITORING_OBJECT_NOT_FOUND when unknown or not connected within the retention. */
   agent(tenant: string, agentId: string): AgentRow {
     const found = isAgentId(agentId) ? this.store.agents.agent(tenant, agentId, this.since()) : undefined;
     if (found === undefined) throw notFound('Agent', agentId);

@@ -19,7 +19,7 @@ export interface AlarmDoc {
 }
 
 /**
- * Checks criteria against the alarm language; a failure is a 400 alarmParseError whose details
+ * Checks criteria against the alarm language; a failure is MONITORING_ALARM_PARSE_FAILED whose details
  * carry the reference's fields (input, error_position, error_line, error_column, error_token, message).
  */
 export function checkCriteria(criteria: string): void {

@@ -1,4 +1,4 @@
-// Owns the create/read/update/delete/list steps every document kind shares: ids, times, limits, 404s.
+// Owns the create/read/update/delete/list steps every document kind shares: ids, times, limits, missing objects.
 import type { Clock } from '../core/clock.js';
 import type { AlarmRefs, DocScope, DocTable, StoredDoc } from './doc-store.js';
 import { newId, type IdKind } from './ids.js';
@@ -43,7 +43,7 @@ export class DocCollection<D> {
     return this.deps.store.docs.get<D>(this.kind.table, scope, id);
   }
 
-  /** The object, or a 404 naming it. */
+  /** The object, or MONITORING_OBJECT_NOT_FOUND naming it. */
   get(scope: DocScope, id: string): StoredDoc<D> {
     const found = this.find(scope, id);
     if (found === undefined) throw notFound(this.kind.name, id);

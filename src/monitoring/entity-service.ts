@@ -35,7 +35,7 @@ export class EntityService {
     return this.deps.store.transaction(work);
   }
 
-  /** The entity, or a parent-not-found 404 (for routes under it). */
+  /** The entity, or MONITORING_PARENT_NOT_FOUND (for objects that belong to it). */
   private parent(tenant: string, entityId: string): StoredDoc<EntityDoc> {
     const entity = this.entities.find({ tenant }, entityId);
     if (entity === undefined) throw parentNotFound('Entity', entityId);
@@ -52,7 +52,7 @@ export class EntityService {
     return this.tx(() => this.entities.create({ tenant }, doc));
   }
 
-  /** One entity (404 when missing). */
+  /** One entity; MONITORING_OBJECT_NOT_FOUND when missing. */
   entity(tenant: string, id: string): StoredDoc<EntityDoc> {
     return this.entities.get({ tenant }, id);
   }
@@ -92,7 +92,7 @@ export class EntityService {
     });
   }
 
-  /** One check of an entity (404 parentNotFound / notFound). */
+  /** One check of an entity; MONITORING_PARENT_NOT_FOUND or MONITORING_OBJECT_NOT_FOUND when missing. */
   check(tenant: string, entityId: string, id: string): StoredDoc<CheckDoc> {
     this.parent(tenant, entityId);
     return this.checks.get({ tenant, entityId }, id);

@@ -47,7 +47,7 @@ export class MonitoringService {
     this.changelogs = new ChangelogService(this.store, options.clock);
   }
 
-  /** Operation 5: a page of the metrics a check has produced (404 when the entity or check is missing). */
+  /** Operation 5: a page of the metrics a check has produced (MONITORING_PARENT_NOT_FOUND or MONITORING_OBJECT_NOT_FOUND when the entity or check is missing). */
   async checkMetrics(engine: Store, tenant: string, entityId: string, checkId: string, page: PageRequest): Promise<Page<CheckMetric>> {
     this.entities.check(tenant, entityId, checkId);
     return listCheckMetrics(engine, this.store.changelogs, { tenant, entityId, checkId, nowMs: this.clock.now() }, page);

@@ -12,7 +12,7 @@ export interface ErrorPlace {
   readonly token: string;
 }
 
-/** Thrown by the tokenizer and parser; the monitoring rules turn it into a 400 alarmParseError. */
+/** Thrown by the tokenizer and parser; the monitoring rules turn it into MONITORING_ALARM_PARSE_FAILED. */
 export class AlarmParseError extends Error {
   override readonly name = 'AlarmParseError';
   readonly place: ErrorPlace;
