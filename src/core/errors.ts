@@ -107,6 +107,16 @@ export class StrataError extends Error {
   }
 }
 
+/** Text of any input value for an error message; never throws (null-prototype objects cannot be stringified). */
+export function valueText(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  try {
+    return String(value);
+  } catch {
+    return typeof value;
+  }
+}
+
 /** True when `error` is a StrataError (an instance of this realm's class). */
 export function isStrataError(error: unknown): error is StrataError {
   return error instanceof StrataError;

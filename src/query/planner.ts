@@ -1,6 +1,6 @@
 // Owns query planning without reading data: validation, resolution choice, expected points against QUERY_POINTS_MAX, retention cut.
 import { assert } from '../core/assert.js';
-import { StrataError } from '../core/errors.js';
+import { StrataError, valueText } from '../core/errors.js';
 import { QUERY_POINTS_MAX } from '../core/limits.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, alignDown, alignUp, isoOrMs } from '../core/time.js';
 import {
@@ -68,16 +68,6 @@ export function parseSelect(select: unknown): SelectStat[] {
   return chosen.length === 0 ? ['average'] : chosen;
 }
 
-/** Text of an arbitrary input value for a message; never throws (null-prototype objects cannot be stringified). */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  try {
-    return String(value);
-  } catch {
-    return typeof value;
-  }
-}
-
 function invalid(field: string, message: string): StrataError {
   return new StrataError('QUERY_INVALID', message, { field });
 }
@@ -99,7 +89,7 @@ export function validateQuery(request: QueryRequest): ValidatedQuery {
   const { from, to } = request;
   for (const [field, bound] of [['from', from], ['to', to]] as const) {
     if (!Number.isSafeInteger(bound)) {
-      throw new StrataError('QUERY_RANGE_INVALID', `${field} must be an integer number of milliseconds, got ${shown(bound)}`, {
+      throw new StrataError('QUERY_RANGE_INVALID', `${field} must be an integer number of milliseconds, got ${valueText(bound)}`, {
         field,
       });
     }
@@ -109,13 +99,13 @@ export function validateQuery(request: QueryRequest): ValidatedQuery {
   }
   const points = request.points ?? null;
   if (points !== null && (!Number.isSafeInteger(points) || points < 0)) {
-    throw invalid('points', `points must be a non-negative integer, got ${shown(points)}`);
+    throw invalid('points', `points must be a non-negative integer, got ${valueText(points)}`);
   }
   const given = request.resolution ?? null;
   if (given !== null && !isResolution(given)) {
     throw new StrataError(
       'QUERY_RESOLUTION_INVALID',
-      `resolution ${shown(given)} is not valid; allowed values: ${RESOLUTIONS.join(', ')}`,
+      `resolution ${valueText(given)} is not valid; allowed values: ${RESOLUTIONS.join(', ')}`,
       { field: 'resolution', allowed: [...RESOLUTIONS] },
     );
   }

@@ -8,13 +8,14 @@ import { domainDetailXml, domainsXml, recordsXml } from '../../../dns/dns-xml-vi
 import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
 import { DNS_ERROR_SCHEMA } from '../../error-schemas.js';
-import { JSON_UTF8 } from '../../json-reply.js';
+import { jsonError, JSON_UTF8 } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import { XML_TYPE, type RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
 import { dnsFaultJson, dnsFaultXml } from './dns-fault.js';
 import { answerDnsType, API_VERSION_HEADER, DNS_API_VERSION, DNS_PRODUCES } from './dns-media.js';
-import { DETAIL_QUERY_SCHEMA, DOMAIN_PARAMS_SCHEMA, LIST_QUERY_SCHEMA, TENANT_PARAMS_SCHEMA } from './dns-schemas.js';
+import { TENANT_PARAMS_SCHEMA } from '../../common-schemas.js';
+import { DETAIL_QUERY_SCHEMA, DOMAIN_PARAMS_SCHEMA, LIST_QUERY_SCHEMA } from './dns-schemas.js';
 
 /** Where the API lives; the version is part of the path (spec 9). */
 export const DNS_PREFIX = '/dns/v1.0';
@@ -23,7 +24,7 @@ const READ_RULES: RouteRules = { access: 'read', produces: DNS_PRODUCES };
 /** DNS faults, unwrapped in JSON and named elements in XML; a bad limit or offset keeps its own code (spec 7 rule 4). */
 const dnsErrors: ApiErrorShaper = {
   body: (view, request) =>
-    answerDnsType(request) === XML_TYPE ? { type: `${XML_TYPE}; charset=utf-8`, text: dnsFaultXml(view) } : { type: JSON_UTF8, text: JSON.stringify(dnsFaultJson(view)) },
+    answerDnsType(request) === XML_TYPE ? { type: `${XML_TYPE}; charset=utf-8`, text: dnsFaultXml(view) } : jsonError(dnsFaultJson(view)),
   fromValidation: (failure) => {
     const code = failure.field === 'offset' ? 'DNS_OFFSET_INVALID' : failure.field === 'limit' ? 'DNS_LIMIT_INVALID' : 'HTTP_REQUEST_INVALID';
     return new StrataError(code, `${failure.field || 'the query string'} ${failure.problem}.`, { parameter: failure.field, problem: failure.problem });

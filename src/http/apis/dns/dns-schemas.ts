@@ -1,17 +1,13 @@
 // Owns the JSON schemas of the domain-listing API's URLs and paging parameters (their value rules are the DNS room's, dns-paging.ts).
-import { TENANT_LENGTH_MAX } from '../../../core/limits.js';
+import { TENANT_PARAM } from '../../common-schemas.js';
 import { DNS_PAGE_DEFAULT, DNS_PAGE_MAX } from '../../../dns/dns-limits.js';
 
-const TENANT = { type: 'string', minLength: 1, maxLength: TENANT_LENGTH_MAX, description: 'The account (tenant id).' } as const;
-
-/** URLs under a tenant. */
-export const TENANT_PARAMS_SCHEMA = { type: 'object', required: ['tenant'], properties: { tenant: TENANT } } as const;
 
 /** URLs naming one domain (an unknown or malformed id is a 404). */
 export const DOMAIN_PARAMS_SCHEMA = {
   type: 'object',
   required: ['tenant', 'domainId'],
-  properties: { tenant: TENANT, domainId: { type: 'string', minLength: 1, description: 'The domain id (a positive integer).' } },
+  properties: { tenant: TENANT_PARAM, domainId: { type: 'string', minLength: 1, description: 'The domain id (a positive integer).' } },
 } as const;
 
 /** Paging of spec 8, each parameter at most once: the values' rules (offset a multiple of the limit) are dns-paging.ts's. */

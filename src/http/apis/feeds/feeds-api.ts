@@ -15,12 +15,14 @@ import { FEEDS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { basicChallenge } from '../../basic-auth.js';
 import { answerType } from '../../content-negotiation.js';
 import { httpError } from '../../http-errors.js';
+import { jsonError } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import { JSON_TYPE, XML_TYPE, type RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
 import { feedsFaultJson, feedsFaultXml } from './feeds-fault.js';
 import { ATOM_JSON_TYPE, ATOM_TYPE, FEED_PRODUCES, isJsonType, SERVICE_PRODUCES } from './feeds-media.js';
-import { ENTRY_PARAMS_SCHEMA, FEED_QUERY_SCHEMA, TENANT_PARAMS_SCHEMA } from './feeds-schemas.js';
+import { TENANT_PARAMS_SCHEMA } from '../../common-schemas.js';
+import { ENTRY_PARAMS_SCHEMA, FEED_QUERY_SCHEMA } from './feeds-schemas.js';
 
 /** Reading a tenant's feeds: token or basic credentials of that tenant (spec 5.2). */
 const READ_RULES: RouteRules = { access: 'read', basicAuth: true, produces: FEED_PRODUCES };
@@ -35,7 +37,7 @@ const PUBLISH_RULES: RouteRules = { access: 'write', basicAuth: true, produces: 
 const feedsErrors: ApiErrorShaper = {
   body: (view, request) =>
     isJsonType(answerType(request, FEED_PRODUCES))
-      ? { type: `${JSON_TYPE}; charset=utf-8`, text: JSON.stringify(feedsFaultJson(view)) }
+      ? jsonError(feedsFaultJson(view))
       : { type: `${XML_TYPE}; charset=utf-8`, text: feedsFaultXml(view) },
   fromValidation: (failure) =>
     new StrataError('FEED_QUERY_INVALID', `parameter '${failure.field}' ${failure.problem}`, { parameter: failure.field, problem: failure.problem }),

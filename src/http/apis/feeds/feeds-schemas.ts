@@ -1,17 +1,13 @@
 // Owns the JSON schemas of the event-feed API's URLs and page parameters (their value rules are the feeds room's, feed-paging.ts).
-import { TENANT_LENGTH_MAX } from '../../../core/limits.js';
+import { TENANT_PARAM } from '../../common-schemas.js';
 import { FEED_PAGE_MAX } from '../../../feeds/feeds-limits.js';
 
-const TENANT = { type: 'string', minLength: 1, maxLength: TENANT_LENGTH_MAX, description: 'The account (tenant id).' } as const;
-
-/** URLs under a tenant's feeds. */
-export const TENANT_PARAMS_SCHEMA = { type: 'object', required: ['tenant'], properties: { tenant: TENANT } } as const;
 
 /** The URL of one entry. */
 export const ENTRY_PARAMS_SCHEMA = {
   type: 'object',
   required: ['tenant', 'entryId'],
-  properties: { tenant: TENANT, entryId: { type: 'string', minLength: 1, description: 'The entry id (urn:uuid:...).' } },
+  properties: { tenant: TENANT_PARAM, entryId: { type: 'string', minLength: 1, description: 'The entry id (urn:uuid:...).' } },
 } as const;
 
 /** A feed page's parameters, each at most once (the reference's names); feed-paging.ts checks their values. */

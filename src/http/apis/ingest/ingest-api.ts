@@ -14,7 +14,7 @@ import { JSON_TYPE, MSGPACK_TYPE, type RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
 import { requestValidators } from '../../schema-compilers.js';
 import { parameterError } from '../../validation-failure.js';
-import { TENANT_PARAMS_SCHEMA } from '../metrics/metrics-schemas.js';
+import { TENANT_PARAMS_SCHEMA } from '../../common-schemas.js';
 import { ingestFaultBody } from './ingest-fault.js';
 import { INGEST_BODY_SCHEMA, INGEST_MULTI_BODY_SCHEMA, PARTIAL_RESPONSE } from './ingest-schemas.js';
 

@@ -13,7 +13,8 @@ import type { ServerContext } from '../../server-context.js';
 import { bodyError, parameterError } from '../../validation-failure.js';
 import { searchMetrics } from './metric-search.js';
 import { metricsFaultBody } from './metrics-fault.js';
-import { METRIC_NAMES_SCHEMA, METRIC_PARAMS_SCHEMA, SEARCH_QUERY_SCHEMA, SEARCH_RESPONSE, TENANT_PARAMS_SCHEMA, VIEW_RESPONSE, VIEWS_RESPONSE } from './metrics-schemas.js';
+import { TENANT_PARAMS_SCHEMA } from '../../common-schemas.js';
+import { METRIC_NAMES_SCHEMA, METRIC_PARAMS_SCHEMA, SEARCH_QUERY_SCHEMA, SEARCH_RESPONSE, VIEW_RESPONSE, VIEWS_RESPONSE } from './metrics-schemas.js';
 import { plotMetadata, plotRequest, PLOT_QUERY_SCHEMA, type PlotQuery } from './plot-query.js';
 
 const READ_RULES: RouteRules = { access: 'read', work: 'query' };

@@ -1,18 +1,14 @@
 // Owns the JSON schemas of the metrics query API's URLs, bodies and answers (the plot parameters are plot-query.ts's).
-import { TENANT_LENGTH_MAX } from '../../../core/limits.js';
+import { TENANT_PARAM } from '../../common-schemas.js';
 import { SEARCH_GLOB_LENGTH_MAX, VIEWS_METRICS_MAX } from '../../http-limits.js';
 import { PLOT_METADATA_SCHEMA, PLOT_VALUE_SCHEMA } from './plot-query.js';
 
-const TENANT = { type: 'string', minLength: 1, maxLength: TENANT_LENGTH_MAX, description: 'The account (tenant id).' } as const;
-
-/** URLs under a tenant. */
-export const TENANT_PARAMS_SCHEMA = { type: 'object', required: ['tenant'], properties: { tenant: TENANT } } as const;
 
 /** URLs naming one metric of a tenant (percent-encoded in the path). */
 export const METRIC_PARAMS_SCHEMA = {
   type: 'object',
   required: ['tenant', 'metricName'],
-  properties: { tenant: TENANT, metricName: { type: 'string', minLength: 1, description: 'The metric name, percent-encoded.' } },
+  properties: { tenant: TENANT_PARAM, metricName: { type: 'string', minLength: 1, description: 'The metric name, percent-encoded.' } },
 } as const;
 
 /** The body of a multi-metric view: the metric names (Blueflood's batch query). */

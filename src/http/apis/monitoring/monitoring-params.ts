@@ -1,13 +1,11 @@
 // Owns the JSON schemas of the monitoring API's path parameters: the tenant and the ids a path names.
-import { TENANT_LENGTH_MAX } from '../../../core/limits.js';
+import { TENANT_PARAM } from '../../common-schemas.js';
 
 type ParamsSchema = { type: 'object'; required: string[]; properties: Record<string, Record<string, unknown>> };
 
-const TENANT = { type: 'string', minLength: 1, maxLength: TENANT_LENGTH_MAX, description: 'The account (tenant id).' };
-
 /** The schema of path parameters `names` (the tenant first): every id is a non-empty string; an unknown id is a 404, not a 400. */
 export function pathParams(...names: readonly string[]): ParamsSchema {
-  const properties: Record<string, Record<string, unknown>> = { tenant: TENANT };
+  const properties: Record<string, Record<string, unknown>> = { tenant: TENANT_PARAM };
   for (const name of names) properties[name] = { type: 'string', minLength: 1 };
   return { type: 'object', required: ['tenant', ...names], properties };
 }
