@@ -1,4 +1,5 @@
 // Owns the monitoring zones configuration: the zones remote checks poll from (three by default).
+import { configError } from '../core/config-error.js';
 
 /** A monitoring zone as GET /monitoring_zones lists it. */
 export interface MonitoringZone {
@@ -22,13 +23,13 @@ export const ZONE_ID_PATTERN = /^mz[A-Za-z0-9]{1,30}$/;
 /** Most zones a configuration may list. */
 export const MONITORING_ZONES_MAX = 64;
 
-/** Checks a zone configuration; throws RangeError naming the bad zone. Returns the zones sorted by id. */
+/** Checks a zone configuration; throws CONFIG_INVALID naming the bad zone. Returns the zones sorted by id. */
 export function resolveZones(zones: readonly MonitoringZone[] = DEFAULT_MONITORING_ZONES): readonly MonitoringZone[] {
-  if (zones.length === 0 || zones.length > MONITORING_ZONES_MAX) throw new RangeError(`between 1 and ${MONITORING_ZONES_MAX} monitoring zones must be configured`);
+  if (zones.length === 0 || zones.length > MONITORING_ZONES_MAX) throw configError('zones', `1 to ${MONITORING_ZONES_MAX} monitoring zones`, `${zones.length} zones`);
   const ids = new Set<string>();
   for (const zone of zones) {
-    if (!ZONE_ID_PATTERN.test(zone.id)) throw new RangeError(`monitoring zone id ${JSON.stringify(zone.id)} must be mz followed by letters or digits`);
-    if (ids.has(zone.id)) throw new RangeError(`monitoring zone ${zone.id} is configured twice`);
+    if (!ZONE_ID_PATTERN.test(zone.id)) throw configError('zones[].id', 'mz followed by 1 to 30 letters or digits', zone.id);
+    if (ids.has(zone.id)) throw configError('zones[].id', 'each zone id once', `${zone.id} twice`);
     ids.add(zone.id);
   }
   return [...zones].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

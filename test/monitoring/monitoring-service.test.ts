@@ -73,8 +73,8 @@ describe('MonitoringService on disk', () => {
   it('rejects a zone configuration with bad or duplicate ids', () => {
     const zone = { id: 'mzlon', label: 'London', country_code: 'GB', source_ips: [] };
     expect(openMonitoring({ dir: undefined, clock, zones: [zone] }).zones.map((z) => z.id)).toEqual(['mzlon']);
-    expect(() => openMonitoring({ dir: undefined, clock, zones: [zone, zone] })).toThrow(RangeError);
-    expect(() => openMonitoring({ dir: undefined, clock, zones: [{ ...zone, id: 'mz.lon' }] })).toThrow(RangeError);
-    expect(() => openMonitoring({ dir: undefined, clock, zones: [] })).toThrow(RangeError);
+    expect(() => openMonitoring({ dir: undefined, clock, zones: [zone, zone] })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => openMonitoring({ dir: undefined, clock, zones: [{ ...zone, id: 'mz.lon' }] })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => openMonitoring({ dir: undefined, clock, zones: [] })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
 });
