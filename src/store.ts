@@ -20,6 +20,7 @@ import { RollupPool } from './rollup/rollup-pool.js';
 import { RollupScheduler } from './rollup/scheduler.js';
 import { Catalog } from './storage/catalog.js';
 import { lockDirectory } from './storage/dir-lock.js';
+import { PRIVATE_DIR_MODE } from './storage/open-database.js';
 import { PartitionSet } from './storage/partition-set.js';
 import { SeriesRegistry } from './storage/series-registry.js';
 import { WalLog } from './storage/wal-log.js';
@@ -271,6 +272,8 @@ class EngineStore implements Store {
   }
 
   stats(): StoreStats {
+    // A closed store has no current figures; /healthz reads this to answer 503.
+    this.ensureOpen();
     const oldest = this.due.oldestAddedMs();
     return {
       pointsAccepted: this.accepted,
@@ -299,7 +302,8 @@ class EngineStore implements Store {
 /** Opens (creating when needed) a store in `options.dir`; replays its write-ahead log. */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const cfg = resolveStoreOptions(options);
-  mkdirSync(cfg.dir, { recursive: true });
+  // Private like every file in it; a directory that exists keeps the mode its owner gave it.
+  mkdirSync(cfg.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const unlock = lockDirectory(cfg.dir);
   try {
     return new EngineStore(cfg, unlock);

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openDatabase } from '../storage/open-database.js';
+import { openDatabase, PRIVATE_DIR_MODE } from '../storage/open-database.js';
 import type { Role } from './user-rules.js';
 
 /** Name of the identity file inside the data directory. */
@@ -53,7 +53,7 @@ export class IdentityStore {
   private readonly statements;
 
   constructor(dir: string) {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     // WAL (openDatabase) lets the server read while `strata user create` writes from another
     // process; NORMAL sync is enough because a token lost in a crash only costs a re-authentication.
     this.db = openDatabase(join(dir, IDENTITY_FILE_NAME), { file: 'identity', durability: 'normal', foreignKeys: true });
@@ -74,7 +74,11 @@ export class IdentityStore {
     };
   }
 
-  /** Inserts a user; false when the username exists already. */
+  /**
+   * Inserts a user and returns true. A username that exists already is not reported by the return
+   * value: the UNIQUE constraint throws better-sqlite3's SqliteError with code
+   * SQLITE_CONSTRAINT_UNIQUE, which IdentityService turns into a taken username.
+   */
   insertUser(user: UserRecord): boolean {
     const result = this.statements.insertUser.run(user.id, user.username, user.tenant, user.role, user.apiKeySha256, user.createdMs);
     return result.changes === 1;

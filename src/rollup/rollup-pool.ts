@@ -22,7 +22,9 @@ function workerFilename(): string {
 export class RollupPool {
   private readonly pool: Piscina | undefined;
   private readonly threads: number;
-  private running = 0;
+  /** Every task submitted and not settled, running or queued, so close() can wait for them. */
+  private readonly pending = new Set<Promise<RollupOutcome>>();
+  private closing: Promise<void> | undefined;
 
   constructor(workers: number) {
     this.threads = workers;
@@ -34,28 +36,46 @@ export class RollupPool {
 
   /** Tasks submitted and not finished. */
   get inFlight(): number {
-    return this.running;
+    return this.pending.size;
   }
 
-  /** How many more tasks may be submitted now without exceeding the queue bound. */
+  /** How many more tasks may be submitted now without exceeding the queue bound; 0 once closed. */
   get capacity(): number {
-    return Math.max(0, Math.max(1, this.threads) + ROLLUP_QUEUE_MAX - this.running);
+    if (this.closing !== undefined) return 0;
+    return Math.max(0, Math.max(1, this.threads) + ROLLUP_QUEUE_MAX - this.pending.size);
   }
 
-  /** Runs a task; rejects with ROLLUP_QUEUE_FULL rather than queue without bound. */
+  /** Runs a task; rejects with STORE_CLOSED after close(), and with ROLLUP_QUEUE_FULL rather than queue without bound. */
   async run(task: RollupTask): Promise<RollupOutcome> {
+    // Checked before piscina sees the task: a destroyed piscina pool would start a fresh thread for it.
+    if (this.closing !== undefined) throw new StrataError('STORE_CLOSED', 'the rollup pool is closed');
     if (this.capacity === 0) throw new StrataError('ROLLUP_QUEUE_FULL', 'the rollup queue is full');
-    this.running++;
+    const done = this.execute(task);
+    this.pending.add(done);
     try {
-      if (this.pool === undefined) return runRollupTask(task);
-      return (await this.pool.run(task)) as RollupOutcome;
+      return await done;
     } finally {
-      this.running--;
+      this.pending.delete(done);
     }
   }
 
-  /** Stops the worker threads once their tasks finish. */
-  async close(): Promise<void> {
+  private async execute(task: RollupTask): Promise<RollupOutcome> {
+    if (this.pool === undefined) return runRollupTask(task);
+    return (await this.pool.run(task)) as RollupOutcome;
+  }
+
+  /**
+   * Refuses new tasks, waits for every running and queued task to finish, then stops the worker
+   * threads. piscina's destroy() alone would reject the queued tasks and kill the running ones.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.finishThenDestroy();
+    return this.closing;
+  }
+
+  private async finishThenDestroy(): Promise<void> {
+    // Tasks are only added while open, so this set can only shrink from here on.
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
     if (this.pool !== undefined) await this.pool.destroy();
   }
 }

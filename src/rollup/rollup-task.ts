@@ -1,4 +1,5 @@
 // Owns one unit of rollup work: recompute a target chunk's buckets over the source windows that changed.
+import { isStrataError } from '../core/errors.js';
 import type { BucketColumns } from '../model/bucket.js';
 import { LAYOUT, type Resolution, type RollupResolution } from '../model/resolution.js';
 import { decodeBuckets, encodeBuckets } from '../storage/bucket-codec.js';
@@ -65,8 +66,11 @@ function fromSource(parts: PartitionSet, task: RollupTask, seriesId: number, sou
  * target buckets as they are: rollups outlive their sources by design.
  */
 export function runRollupTask(task: RollupTask): RollupOutcome {
-  const parts = new PartitionSet(task.dataDir, task.durability);
+  // Opening the set creates directories and may fail (a missing or unwritable data directory): inside
+  // the try, so that failure also comes back as a value rather than thrown across the worker boundary.
+  let parts: PartitionSet | undefined;
   try {
+    parts = new PartitionSet(task.dataDir, task.durability);
     const sourceWidthMs = LAYOUT[task.sourceRes].chunkWidthMs;
     const writes: ChunkWrite[] = [];
     let sourcePoints = 0;
@@ -84,8 +88,14 @@ export function runRollupTask(task: RollupTask): RollupOutcome {
     parts.writeChunks(task.targetRes, task.targetStartMs, writes);
     return { ok: true, seriesWritten: writes.length, sourcePoints };
   } catch (error) {
-    return { ok: false, code: 'INTERNAL', message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    return failure(error);
   } finally {
-    parts.close();
+    parts?.close();
   }
+}
+
+/** A thrown error as an outcome: a StrataError keeps its code (piscina would drop it); anything else is INTERNAL. */
+function failure(error: unknown): RollupOutcome {
+  if (isStrataError(error)) return { ok: false, code: error.code, message: error.message };
+  return { ok: false, code: 'INTERNAL', message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
 }

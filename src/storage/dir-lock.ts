@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { StrataError } from '../core/errors.js';
+import { PRIVATE_FILE_MODE } from './open-database.js';
 
 const LOCK_FILE = 'LOCK';
 
@@ -27,7 +28,7 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDE
  */
 function createLock(path: string): boolean {
   const staged = `${path}.${process.pid}.${randomUUID()}`;
-  writeFileSync(staged, String(process.pid), { flag: 'wx' });
+  writeFileSync(staged, String(process.pid), { flag: 'wx', mode: PRIVATE_FILE_MODE });
   try {
     linkSync(staged, path);
     return true;
@@ -43,7 +44,7 @@ function createLock(path: string): boolean {
 
 function createLockWithoutLinks(path: string): boolean {
   try {
-    const fd = openSync(path, 'wx');
+    const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
     writeSync(fd, String(process.pid));
     closeSync(fd);
     return true;

@@ -2,9 +2,10 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { assert } from '../core/assert.js';
 import { alignDown } from '../core/time.js';
 import { LAYOUT, RESOLUTIONS, type Resolution } from '../model/resolution.js';
-import { openDatabase, type Durability } from './open-database.js';
+import { openDatabase, PRIVATE_DIR_MODE, type Durability } from './open-database.js';
 
 /** Chunk slots per partition file; the chunk key is series_id * SLOTS_PER_PARTITION + slot. */
 export const SLOTS_PER_PARTITION = 16;
@@ -55,6 +56,25 @@ function chunkKey(res: Resolution, seriesId: number, chunkStartMs: number): numb
 }
 
 /**
+ * Checks, before anything is written, that every chunk belongs to the partition: the chunk key
+ * only holds the slot within a partition, so a chunk of the next partition would overwrite slot 0
+ * of this one, and one off the chunk grid would have no slot at all.
+ */
+function assertInPartition(res: Resolution, partitionStartMs: number, chunks: readonly ChunkWrite[]): void {
+  const { chunkWidthMs } = LAYOUT[res];
+  assert(partitionStartOf(res, partitionStartMs) === partitionStartMs, `${partitionStartMs} is not a ${res} partition start`);
+  for (const c of chunks) {
+    const inPartition = partitionStartOf(res, c.chunkStartMs) === partitionStartMs;
+    const onGrid = alignDown(c.chunkStartMs, chunkWidthMs) === c.chunkStartMs;
+    // Messages are built only on failure: a seal writes one chunk per series.
+    if (inPartition && onGrid) continue;
+    const where = `chunk of series ${c.seriesId} at ${c.chunkStartMs}`;
+    assert(inPartition, `${where} is not in the ${res} partition starting at ${partitionStartMs}`);
+    assert(onGrid, `${where} is not on the ${res} chunk grid (${chunkWidthMs} ms)`);
+  }
+}
+
+/**
  * The partition files under `<dir>/partitions/<RES>/<startMs>.sqlite`. A thread keeps one
  * connection per file it touches; the owner of the store writes FULL files, rollup workers write
  * rollup files, and queries read any of them.
@@ -70,7 +90,7 @@ export class PartitionSet {
     this.durability = durability;
     for (const res of RESOLUTIONS) {
       const dir = join(this.root, res);
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const starts = readdirSync(dir)
         .map((name) => /^(-?\d+)\.sqlite$/.exec(name)?.[1])
         .filter((s): s is string => s !== undefined)
@@ -118,8 +138,12 @@ export class PartitionSet {
     return part.select.get(chunkKey(res, seriesId, chunkStartMs)) as Uint8Array | undefined;
   }
 
-  /** Writes chunks that all lie in one partition file, in one transaction. */
+  /**
+   * Writes chunks that all lie in one partition file, in one transaction. Every chunk must start on
+   * the chunk grid of `res` inside the partition starting at `partitionStartMs` (asserted).
+   */
   writeChunks(res: Resolution, partitionStartMs: number, chunks: readonly ChunkWrite[]): void {
+    assertInPartition(res, partitionStartMs, chunks);
     const part = this.partition(res, partitionStartMs, true) as OpenPartition;
     part.db.transaction(() => {
       for (const c of chunks) part.upsert.run(chunkKey(res, c.seriesId, c.chunkStartMs), c.data);

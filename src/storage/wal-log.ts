@@ -1,7 +1,7 @@
 // Owns the write-ahead log: append-only segment files of framed batch records, replay and truncation.
 import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Durability } from './open-database.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Durability } from './open-database.js';
 import { decodeRecord, encodeRecord, RecordScratch, type BatchColumns, type DecodedRecord } from './wal-record.js';
 
 /** A segment is closed and a new one started once it holds this many bytes. */
@@ -39,7 +39,8 @@ export class WalLog {
   constructor(dir: string, durability: Durability) {
     this.dir = dir;
     this.durability = durability;
-    mkdirSync(dir, { recursive: true });
+    // Segments hold every acknowledged point: private to the owner, like the SQLite files.
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
   /**
@@ -105,7 +106,7 @@ export class WalLog {
   private startSegment(firstSeq: number): void {
     if (this.fd >= 0) closeSync(this.fd);
     const path = join(this.dir, segmentName(firstSeq));
-    this.fd = openSync(path, 'a');
+    this.fd = openSync(path, 'a', PRIVATE_FILE_MODE);
     this.currentBytes = 0;
     // The empty marker segment left by close() (or a replayed newest segment) is reused by name.
     if (this.segments[this.segments.length - 1]?.path !== path) this.segments.push({ path, firstSeq, lastSeq: firstSeq - 1, live: 0 });
@@ -157,7 +158,7 @@ export class WalLog {
     const newest = this.segments[this.segments.length - 1];
     if (newest !== undefined && newest.live === 0 && newest.firstSeq !== this.nextSeq) {
       const marker = join(this.dir, segmentName(this.nextSeq));
-      closeSync(openSync(marker, 'a'));
+      closeSync(openSync(marker, 'a', PRIVATE_FILE_MODE));
       unlinkSync(newest.path);
       this.segments[this.segments.length - 1] = { path: marker, firstSeq: this.nextSeq, lastSeq: this.nextSeq - 1, live: 0 };
     }

@@ -17,10 +17,8 @@ function domain(name: string, records: readonly ImportRecord[] = [], subdomains:
   return { name, emailAddress: `hostmaster@${name}`, ttl: 3600, comment, records, subdomains };
 }
 
-/** The mode SQLite gives a new file (0644) once the process umask has cleared its bits; the store narrows nothing. */
-function sqliteCreateMode(): number {
-  return 0o644 & ~process.umask();
-}
+/** The mode of every data file a store creates, -wal and -shm included: read and write by the owner only (it may hold secrets). */
+const PRIVATE_FILE_MODE = 0o600;
 
 /** Reads every page of an offset-paged collection, `limit` at a time, until a page comes back short. */
 function walkOffsets<T>(read: (window: PageWindow) => Page<T>, limit: number): { pages: T[][]; totals: number[] } {
@@ -217,13 +215,13 @@ describe('DnsStore', () => {
       }
     });
 
-    it('creates the file with the mode SQLite and the umask give (the store does not narrow it)', () => {
+    it('creates the file readable and writable by its owner only (0600)', () => {
       const disk = new DnsStore(dir);
       try {
         disk.importDomains('t1', [domain('a.com')], NOW_MS);
         const file = join(dir, DNS_FILE_NAME);
         expect(existsSync(file)).toBe(true);
-        for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(path).mode & 0o777).toBe(sqliteCreateMode());
+        for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(path).mode & 0o777).toBe(PRIVATE_FILE_MODE);
       } finally {
         disk.close();
       }

@@ -16,10 +16,8 @@ function row(tenant: string, title: string) {
   return { id: `urn:uuid:${crypto.randomUUID()}`, tenant, feed: 'f/events', title, categories: ['tid:' + tenant], content: undefined, updatedMs: 1 };
 }
 
-/** The mode SQLite gives a new file (0644) once the process umask has cleared its bits; the store narrows nothing. */
-function sqliteCreateMode(): number {
-  return 0o644 & ~process.umask();
-}
+/** The mode of every data file a store creates, -wal and -shm included: read and write by the owner only (it may hold secrets). */
+const PRIVATE_FILE_MODE = 0o600;
 
 function titles(entries: readonly FeedEntry[]): string[] {
   return entries.map((e) => e.title);
@@ -186,7 +184,7 @@ describe('FeedsStore', () => {
     b.close();
   });
 
-  it('creates the data directory and the file with the mode SQLite and the umask give (the store does not narrow it)', () => {
+  it('creates the data directory and the file, readable and writable by its owner only (0600)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'strata-feeds-'));
     dirs.push(dir);
     const nested = join(dir, 'data', 'feeds');
@@ -195,7 +193,7 @@ describe('FeedsStore', () => {
       store.append(row('t1', 'a'));
       const file = join(nested, FEEDS_FILE_NAME);
       expect(existsSync(file)).toBe(true);
-      for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(path).mode & 0o777).toBe(sqliteCreateMode());
+      for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(path).mode & 0o777).toBe(PRIVATE_FILE_MODE);
     } finally {
       store.close();
     }

@@ -17,10 +17,8 @@ function user(username: string, tenant: string, overrides: Partial<UserRecord> =
   return { id: `u-${username}`, username, tenant, role: 'admin', apiKeySha256: sha256(`key-${username}`), createdMs: START_MS, ...overrides };
 }
 
-/** The mode SQLite gives a new file (0644) once the process umask has cleared its bits; the store narrows nothing. */
-function sqliteCreateMode(): number {
-  return 0o644 & ~process.umask();
-}
+/** The mode of every data file a store creates, -wal and -shm included: read and write by the owner only (it may hold secrets). */
+const PRIVATE_FILE_MODE = 0o600;
 
 describe('IdentityStore', () => {
   let dir: string;
@@ -136,17 +134,18 @@ describe('IdentityStore', () => {
     expect(() => store.userCount()).toThrowError(/not open/);
   });
 
-  it('creates the data directory, and the file with the mode SQLite and the umask give (the store does not narrow it)', () => {
+  it('creates the data directory (0700) and the file readable and writable by its owner only (0600)', () => {
     const nested = join(dir, 'a', 'b');
     const other = new IdentityStore(nested);
     try {
       other.insertUser(user('alice', 't1'));
       const file = join(nested, IDENTITY_FILE_NAME);
       expect(existsSync(file)).toBe(true);
-      expect(statSync(file).mode & 0o777).toBe(sqliteCreateMode());
-      // WAL mode (openDatabase): the -wal and -shm files exist while open, with the same mode.
-      expect(statSync(`${file}-wal`).mode & 0o777).toBe(sqliteCreateMode());
-      expect(statSync(`${file}-shm`).mode & 0o777).toBe(sqliteCreateMode());
+      expect(statSync(file).mode & 0o777).toBe(PRIVATE_FILE_MODE);
+      // WAL mode (openDatabase): the -wal and -shm files exist while open, as private as the file.
+      expect(statSync(`${file}-wal`).mode & 0o777).toBe(PRIVATE_FILE_MODE);
+      expect(statSync(`${file}-shm`).mode & 0o777).toBe(PRIVATE_FILE_MODE);
+      for (const created of [join(dir, 'a'), nested]) expect(statSync(created).mode & 0o777).toBe(0o700);
     } finally {
       other.close();
     }

@@ -13,10 +13,8 @@ function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** The mode SQLite gives a new file (0644) once the process umask has cleared its bits; the store narrows nothing. */
-function sqliteCreateMode(): number {
-  return 0o644 & ~process.umask();
-}
+/** The mode of every data file a store creates, -wal and -shm included: read and write by the owner only (it may hold secrets). */
+const PRIVATE_FILE_MODE = 0o600;
 
 /** Writes one row through each table store. */
 function fill(store: MonitoringStore): void {
@@ -48,14 +46,14 @@ describe('MonitoringStore', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('creates the data directory and the file, with the mode SQLite and the umask give (the store does not narrow it)', () => {
+  it('creates the data directory and the file, readable and writable by its owner only (0600)', () => {
     const nested = join(dir, 'data', 'x');
     const store = new MonitoringStore(nested);
     try {
       fill(store);
       const file = join(nested, MONITORING_FILE_NAME);
       expect(existsSync(file)).toBe(true);
-      for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(path).mode & 0o777).toBe(sqliteCreateMode());
+      for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(path).mode & 0o777).toBe(PRIVATE_FILE_MODE);
     } finally {
       store.close();
     }

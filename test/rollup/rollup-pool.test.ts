@@ -1,8 +1,9 @@
-// Owns the unit tests of the rollup pool on real worker threads: outcomes match inline runs, failures cross as values, the queue bound holds.
-import { mkdtempSync, rmSync } from 'node:fs';
+// Owns the unit tests of the rollup pool on real worker threads: outcomes match inline runs, failures cross as values, the queue bound holds, close finishes work and refuses more.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Piscina } from 'piscina';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StrataError } from '../../src/core/errors.js';
 import { ROLLUP_QUEUE_MAX } from '../../src/core/limits.js';
 import { DAY_MS, MINUTE_MS } from '../../src/core/time.js';
@@ -101,7 +102,14 @@ describe('RollupPool', () => {
     const threaded: RollupOutcome = await pool(1).run(broken());
     expect(threaded.ok).toBe(false);
     expect(threaded).toEqual(inline);
-    expect(threaded).toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/version 77/) });
+    expect(threaded).toMatchObject({ code: 'STORE_SCHEMA_UNSUPPORTED', message: expect.stringMatching(/version 77/) });
+  });
+
+  it('brings a data directory the worker cannot open back as a value, not a rejection', async () => {
+    const notADir = join(tempDir(), 'not-a-directory');
+    writeFileSync(notADir, 'x');
+    const threaded = await pool(1).run({ ...emptyTask(notADir, 0), series: [{ id: 5, sourceStartsMs: [D0] }] });
+    expect(threaded).toMatchObject({ ok: false, code: 'INTERNAL', message: expect.stringMatching(/ENOTDIR/) });
   });
 
   it.each([1, 2])('with %i worker(s) accepts threads + ROLLUP_QUEUE_MAX tasks at once, refuses the next with ROLLUP_QUEUE_FULL, and recovers', async (workers) => {
@@ -128,13 +136,51 @@ describe('RollupPool', () => {
     expect(await p.run(emptyTask(dir, bound))).toEqual({ ok: true, seriesWritten: 0, sourcePoints: 0 });
   });
 
-  it('settles every submitted task when closed, so nothing waits forever', async () => {
-    const p = pool(1);
+  it.each([0, 1])('finishes every running and queued task before close resolves, and writes their targets (workers: %i)', async (workers) => {
+    const p = pool(workers);
     const dir = tempDir();
-    // Handlers attach before close: today close() rejects tasks it has not finished.
-    const runs = Promise.allSettled(Array.from({ length: 4 }, (_, day) => p.run(emptyTask(dir, day))));
+    const days = [0, 1, 2, 3];
+    // With one thread, one task runs and three wait in the queue when close is called.
+    const runs = Promise.allSettled(days.map((day) => p.run(emptyTask(dir, day))));
     await p.close();
-    expect(await runs).toHaveLength(4);
+    expect(await runs).toEqual(days.map(() => ({ status: 'fulfilled', value: { ok: true, seriesWritten: 0, sourcePoints: 0 } })));
     expect(p.inFlight).toBe(0);
+    const parts = new PartitionSet(dir, 'normal');
+    try {
+      expect(parts.starts('MIN5')).toEqual(days.map((day) => partitionStartOf('MIN5', D0 + day * DAY_MS)));
+    } finally {
+      parts.close();
+    }
+  });
+
+  it.each([0, 1])('refuses a task after close with STORE_CLOSED, without handing it to piscina (workers: %i)', async (workers) => {
+    const p = pool(workers);
+    const dir = tempDir();
+    expect(await p.run(emptyTask(dir, 0))).toMatchObject({ ok: true });
+    await p.close();
+    expect(p.capacity).toBe(0);
+    const piscinaRun = vi.spyOn(Piscina.prototype, 'run');
+    try {
+      const refused = await p.run(emptyTask(dir, 1)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(StrataError);
+      expect((refused as StrataError).code).toBe('STORE_CLOSED');
+      // Piscina would start a new thread for it: a closed pool must not get that far.
+      expect(piscinaRun).not.toHaveBeenCalled();
+    } finally {
+      piscinaRun.mockRestore();
+    }
+    expect(p.inFlight).toBe(0);
+    // Nothing ran: the target file of day 1 was never created.
+    const parts = new PartitionSet(dir, 'normal');
+    try {
+      expect(parts.starts('MIN5')).toEqual([partitionStartOf('MIN5', D0)]);
+    } finally {
+      parts.close();
+    }
+    // Closing twice is harmless.
+    await p.close();
   });
 });

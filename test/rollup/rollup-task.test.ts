@@ -1,5 +1,5 @@
-// Owns the unit tests of one rollup task run against real partition files: buckets from samples and from buckets, overlaying changed windows, vanished sources, idempotence, errors as values.
-import { mkdtempSync, rmSync } from 'node:fs';
+// Owns the unit tests of one rollup task run against real partition files: buckets from samples and from buckets, overlaying changed windows, vanished sources, idempotence, errors as values (with their own codes, even when the data directory cannot be opened).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { bucketsFromBuckets, bucketsFromSamples } from '../../src/model/rollup-m
 import { runRollupTask, type RollupTask } from '../../src/rollup/rollup-task.js';
 import { decodeBuckets, encodeBuckets } from '../../src/storage/bucket-codec.js';
 import { encodeChunk } from '../../src/storage/chunk-codec.js';
+import { openDatabase } from '../../src/storage/open-database.js';
 import { PartitionSet, partitionStartOf } from '../../src/storage/partition-set.js';
 import { columnDifference, samplesOf } from '../storage/codec-fixtures.js';
 
@@ -133,10 +134,30 @@ describe('runRollupTask', () => {
     parts.writeChunks('MIN5', D0, [{ seriesId: 2, chunkStartMs: D0, data: Uint8Array.of(99, 0, 0) }]);
     const outcome = runRollupTask(task({ series: [{ id: 1, sourceStartsMs: [D0] }, { id: 2, sourceStartsMs: [D0] }] }));
     expect(outcome.ok).toBe(false);
-    expect(outcome).toMatchObject({ ok: false, code: 'INTERNAL' });
+    expect(outcome).toMatchObject({ ok: false, code: 'STORE_SCHEMA_UNSUPPORTED' });
     expect(!outcome.ok && outcome.message).toMatch(/bucket format version 99/);
     // The series before the damaged one was not written either: one transaction or nothing.
     expect(targetOf(1)).toBeUndefined();
+  });
+
+  it('returns a data directory it cannot open as a failure value instead of throwing', () => {
+    // A regular file where the data directory should be: PartitionSet cannot create partitions/ under it.
+    const notADir = join(dir, 'not-a-directory');
+    writeFileSync(notADir, 'x');
+    let outcome: ReturnType<typeof runRollupTask> | undefined;
+    expect(() => {
+      outcome = runRollupTask(task({ dataDir: notADir, series: [{ id: 1, sourceStartsMs: [D0] }] }));
+    }).not.toThrow();
+    expect(outcome).toMatchObject({ ok: false, code: 'INTERNAL', message: expect.stringMatching(/ENOTDIR/) });
+  });
+
+  it("reports a StrataError's own code, not INTERNAL (a target file of a newer schema)", () => {
+    sealFull(1, D0, minutes(D0, 10, () => 1));
+    const newer = openDatabase(parts.pathOf('MIN5', partitionStartOf('MIN5', D0)), { file: 'partition', durability: 'normal' });
+    newer.pragma(`user_version = ${(newer.pragma('user_version', { simple: true }) as number) + 1}`);
+    newer.close();
+    const outcome = runRollupTask(task({ series: [{ id: 1, sourceStartsMs: [D0] }] }));
+    expect(outcome).toMatchObject({ ok: false, code: 'STORE_SCHEMA_UNSUPPORTED', message: expect.stringMatching(/schema version/) });
   });
 
   it('covers windows a day apart only through their own target chunk', () => {

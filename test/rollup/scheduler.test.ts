@@ -238,7 +238,7 @@ describe('RollupScheduler', () => {
       expect(r.scheduler.pump()).toBe(2);
       await r.scheduler.settle();
       expect(r.errors).toHaveLength(1);
-      expect(r.errors[0]?.obj).toEqual({ code: 'INTERNAL', task: `MIN5:${D0 + DAY_MS}` });
+      expect(r.errors[0]?.obj).toEqual({ code: 'STORE_SCHEMA_UNSUPPORTED', task: `MIN5:${D0 + DAY_MS}` });
       expect(r.errors[0]?.msg).toMatch(/^rollup task failed: .*version 99/);
       expect([...r.due.windowsOf('FULL', 1)]).toEqual([D0 + DAY_MS]);
       expect(dueOnDisk(r)).toContainEqual({ sourceRes: 'FULL', sourceStartMs: D0 + DAY_MS, seriesId: 1 });
@@ -264,7 +264,7 @@ describe('RollupScheduler', () => {
       r.scheduler.pump();
       await r.scheduler.settle();
       expect(r.errors).toHaveLength(2);
-      expect(r.errors[1]?.obj).toEqual({ code: 'INTERNAL', task: `MIN5:${D0 + DAY_MS}` });
+      expect(r.errors[1]?.obj).toEqual({ code: 'STORE_SCHEMA_UNSUPPORTED', task: `MIN5:${D0 + DAY_MS}` });
     });
 
     it('gives failed work one more try in drain and returns instead of spinning, then finishes once repaired', async () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AssertionFailure } from '../../src/core/assert.js';
 import { HOUR_MS } from '../../src/core/time.js';
 import { LAYOUT, RESOLUTIONS } from '../../src/model/resolution.js';
 import { decodeChunk, encodeChunk } from '../../src/storage/chunk-codec.js';
@@ -116,6 +117,36 @@ describe('reads and writes', () => {
     ).toThrow();
     expect([...parts.readChunk('FULL', 1, P0)!]).toEqual([1]);
     expect(parts.readChunk('FULL', 2, P0)).toBeUndefined();
+  });
+
+  it('refuses, as a programmer error, a chunk of another partition or off the chunk grid, writing nothing', () => {
+    parts.writeChunks('FULL', P0, [{ seriesId: 1, chunkStartMs: P0, data: bytes(1) }]);
+    const refused = (partitionStartMs: number, chunkStartMs: number): unknown => {
+      try {
+        parts.writeChunks('FULL', partitionStartMs, [
+          { seriesId: 2, chunkStartMs: P0, data: bytes(2) },
+          { seriesId: 1, chunkStartMs, data: bytes(7) },
+        ]);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    // The first chunk of the next partition: its slot would wrap around to slot 0 of this file.
+    const nextPartition = refused(P0, P0 + FULL_PART_MS);
+    expect(nextPartition).toBeInstanceOf(AssertionFailure);
+    expect((nextPartition as Error).message).toMatch(new RegExp(`chunk of series 1 at ${P0 + FULL_PART_MS} is not in the FULL partition starting at ${P0}`));
+    // A start between two chunk starts has no slot.
+    const offGrid = refused(P0, P0 + 1);
+    expect(offGrid).toBeInstanceOf(AssertionFailure);
+    expect((offGrid as Error).message).toMatch(new RegExp(`chunk of series 1 at ${P0 + 1} is not on the FULL chunk grid`));
+    // A partition start that is not one names no file.
+    const offPartition = refused(P0 + FULL_CHUNK_MS, P0 + FULL_CHUNK_MS);
+    expect(offPartition).toBeInstanceOf(AssertionFailure);
+    expect((offPartition as Error).message).toMatch(new RegExp(`${P0 + FULL_CHUNK_MS} is not a FULL partition start`));
+    expect([...parts.readChunk('FULL', 1, P0)!]).toEqual([1]);
+    expect(parts.readChunk('FULL', 2, P0)).toBeUndefined();
+    expect(filesOf('FULL').filter((n) => n.endsWith('.sqlite'))).toEqual([`${P0}.sqlite`]);
   });
 
   it('keeps every write across close and a fresh set on the same directory', () => {
