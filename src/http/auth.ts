@@ -21,6 +21,9 @@ function sendsBasic(request: FastifyRequest): boolean {
 export async function authenticateRequest(request: FastifyRequest, reply: FastifyReply, identity: IdentityService, basic: BasicAuthenticator): Promise<void> {
   const { access, basicAuth } = rulesOf(request);
   if (access === 'public') return;
+  const tenant = (request.params as { tenant?: unknown }).tenant;
+  // `/feeds/` or `/dns/v1.0//domains`: an empty tenant segment names no resource, whoever asks.
+  if (tenant === '') throw httpError('HTTP_ROUTE_NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0] ?? ''}.`);
   const token = tokenOf(request);
   let principal;
   if (token !== undefined) {
@@ -34,7 +37,6 @@ export async function authenticateRequest(request: FastifyRequest, reply: Fastif
   }
   setPrincipal(request, principal);
   if (access === 'token') return;
-  const tenant = (request.params as { tenant?: unknown }).tenant;
   if (tenant !== principal.user.tenant) {
     throw httpError('AUTH_TENANT_FORBIDDEN', 'The token does not grant access to this tenant.', { tenant: typeof tenant === 'string' ? tenant : null });
   }

@@ -1,5 +1,4 @@
 // Owns the fastify server factory: validators, shared hooks (txn id, auth, media types, admission), the OpenAPI document and one plugin per API.
-import fastifyAccepts from '@fastify/accepts';
 import fastifySwagger from '@fastify/swagger';
 import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -11,7 +10,7 @@ import { openMonitoring, type MonitoringService } from '../monitoring/monitoring
 import type { Store } from '../store-types.js';
 import { IngestDecoder } from '../wire/ingest-decoder.js';
 import { Admission } from './admission.js';
-import { useApiErrors } from './api-errors.js';
+import { sendApiError, useApiErrors } from './api-errors.js';
 import type { ApiPlugin } from './api-plugin.js';
 import { dnsApi } from './apis/dns/dns-api.js';
 import { feedsApi } from './apis/feeds/feeds-api.js';
@@ -40,6 +39,16 @@ const APIS: readonly ApiPlugin[] = [identityApi, ingestApi, metricsApi, monitori
 function securityOf(config: Partial<RouteRules> | undefined): Record<string, string[]>[] | undefined {
   if (config?.access === undefined || config.access === 'public') return undefined;
   return config.basicAuth === true ? [{ authToken: [] }, { basicCredentials: [] }] : [{ authToken: [] }];
+}
+
+/** The API whose prefix a URL is under (the longest), for errors fastify raises before routing; the metrics shape otherwise. */
+function apiOfUrl(url: string): ApiPlugin | undefined {
+  const path = url.split('?')[0] ?? '';
+  let found: ApiPlugin | undefined;
+  for (const api of APIS) {
+    if (api.prefix !== '' && (path === api.prefix || path.startsWith(`${api.prefix}/`)) && api.prefix.length > (found?.prefix.length ?? 0)) found = api;
+  }
+  return found;
 }
 
 /** Collaborators and settings of createServer. */
@@ -102,6 +111,12 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A URL that is not valid percent-encoding, or a parameter over maxParamLength, is refused by
+    // the router before any route or scope: answer it in the shape of the API the URL is under.
+    frameworkErrors: (error, request, reply) => {
+      void reply.header(TXN_ID_HEADER, request.id);
+      return sendApiError(context, apiOfUrl(request.url)?.errors ?? metricsErrors, request, reply, error);
+    },
   });
   const admission = new Admission(config.admission);
   // Services not handed in are kept in memory and belong to this server: it closes them.
@@ -132,7 +147,6 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
   app.removeContentTypeParser('text/plain');
   // Bodies are validated strictly, URL parameters and query strings with coercion from text.
   app.setValidatorCompiler(requestValidators());
-  await app.register(fastifyAccepts);
   await app.register(fastifySwagger, { openapi: openApiDocument(config) });
   addHooks(app, context, await useBasicAuth(app, context.identity));
   // Unmatched URLs outside every API prefix, and the operational routes, answer in the metrics shape.
@@ -146,6 +160,8 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
           const security = securityOf(route.config);
           if (security !== undefined) route.schema = { ...route.schema, security };
         });
+        // The operational routes share the root's default (metrics) shape and 404s.
+        if (api.prefix !== '') useApiErrors(scope, context, api.errors, { notFound: true });
         await api.register(scope, context);
       },
       { prefix: api.prefix },

@@ -32,6 +32,13 @@ export function fieldOf(error: SchemaError): string {
   return first === undefined ? '' : first.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+/** Ajv's sentence for an error, said of the field it names ("is required" rather than "must have required property 'x'"). */
+function problemOf(error: SchemaError): string {
+  if (error.keyword === 'required') return 'is required';
+  if (error.keyword === 'additionalProperties') return 'is not allowed here';
+  return error.message ?? 'is not valid';
+}
+
 /** The validation failure fastify reports (error.validation with validationContext), or undefined for any other error. */
 export function readValidationFailure(error: unknown): ValidationFailure | undefined {
   const candidate = error as { validation?: unknown; validationContext?: unknown } | null;
@@ -39,7 +46,7 @@ export function readValidationFailure(error: unknown): ValidationFailure | undef
   const part = typeof candidate.validationContext === 'string' && PARTS.has(candidate.validationContext) ? (candidate.validationContext as RequestPart) : 'body';
   const errors = candidate.validation as SchemaError[];
   const first = errors[0];
-  return { part, errors, field: first === undefined ? '' : fieldOf(first), problem: first?.message ?? 'is not valid' };
+  return { part, errors, field: first === undefined ? '' : fieldOf(first), problem: first === undefined ? 'is not valid' : problemOf(first) };
 }
 
 /**
@@ -49,7 +56,8 @@ export function readValidationFailure(error: unknown): ValidationFailure | undef
 export function parameterError(failure: ValidationFailure, codes: Readonly<Record<string, ErrorCode>> = {}): StrataError {
   const code = codes[failure.field] ?? (failure.part === 'params' ? 'HTTP_REQUEST_INVALID' : 'QUERY_INVALID');
   const name = failure.field === '' ? 'the query string' : `parameter '${failure.field}'`;
-  return new StrataError(code, `${name} ${failure.problem}`, { parameter: failure.field, problem: failure.problem });
+  // `field`, as the planner names the parameter of its own QUERY_INVALID errors.
+  return new StrataError(code, `${name} ${failure.problem}`, { field: failure.field, problem: failure.problem });
 }
 
 /** The error of a body that broke its schema, for APIs without a finer rule: HTTP_BODY_INVALID naming the field. */

@@ -18,7 +18,7 @@ export function ingestUnpackr(): Unpackr {
 }
 
 /**
- * Decodes a raw ingest body; throws HTTP_BODY_INVALID unless it is an array, HTTP_BODY_TOO_LARGE
+ * Decodes a raw ingest body; throws HTTP_BODY_INVALID unless it is an array, INGEST_BATCH_TOO_LARGE
  * when it holds more than INGEST_BATCH_POINTS_MAX metrics.
  */
 export function decodeIngestBody(raw: unknown, format: IngestFormat, unpackr: Unpackr = ingestUnpackr()): unknown[] {
@@ -33,7 +33,7 @@ export function decodeIngestBody(raw: unknown, format: IngestFormat, unpackr: Un
   }
   if (!Array.isArray(body)) throw new StrataError('HTTP_BODY_INVALID', 'The request body must be an array of metrics.');
   if (body.length > INGEST_BATCH_POINTS_MAX) {
-    throw new StrataError('HTTP_BODY_TOO_LARGE', `A batch may hold at most ${INGEST_BATCH_POINTS_MAX} metrics; this one holds ${body.length}.`, {
+    throw new StrataError('INGEST_BATCH_TOO_LARGE', `A batch may hold at most ${INGEST_BATCH_POINTS_MAX} metrics; this one holds ${body.length}.`, {
       points: body.length,
       limit: INGEST_BATCH_POINTS_MAX,
     });

@@ -5,7 +5,7 @@ import { pageLinks, parseWindow, type DnsQuery } from '../../../dns/dns-paging.j
 import { domainDetailJson, domainsJson, recordsJson, type LinkedPage } from '../../../dns/dns-json-view.js';
 import type { DnsRecord, Domain, Page, PageWindow } from '../../../dns/dns-types.js';
 import { domainDetailXml, domainsXml, recordsXml } from '../../../dns/dns-xml-view.js';
-import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
+import type { ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
 import { DNS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { jsonError, JSON_UTF8 } from '../../json-reply.js';
@@ -102,8 +102,8 @@ export const dnsApi: ApiPlugin = {
   name: 'dns',
   prefix: DNS_PREFIX,
   errorSchema: DNS_ERROR_SCHEMA,
+  errors: dnsErrors,
   register(scope: FastifyInstance, context: ServerContext): void {
-    useApiErrors(scope, context, dnsErrors, { notFound: true });
     // Every answer of the scope, errors and 404s included, carries the version header.
     scope.addHook('onSend', async (_request, reply) => {
       void reply.header(API_VERSION_HEADER, DNS_API_VERSION);

@@ -9,7 +9,7 @@ import { entryHref, type FeedAddress } from '../../../feeds/feed-links.js';
 import { parsePageRequest, type FeedQuery } from '../../../feeds/feed-paging.js';
 import { FEED_ENTRY_BYTES_MAX } from '../../../feeds/feeds-limits.js';
 import { jsonEntry, jsonFeed, jsonService } from '../../../feeds/json-view.js';
-import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
+import type { ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
 import { FEEDS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { basicChallenge } from '../../basic-auth.js';
@@ -124,8 +124,8 @@ export const feedsApi: ApiPlugin = {
   name: 'feeds',
   prefix: '/feeds',
   errorSchema: FEEDS_ERROR_SCHEMA,
+  errors: feedsErrors,
   register(scope: FastifyInstance, context: ServerContext): void {
-    useApiErrors(scope, context, feedsErrors, { notFound: true });
     addEntryParsers(scope);
     const catalogSpec = {
       GET: {

@@ -4,7 +4,6 @@ import type { StrataError } from '../../../core/errors.js';
 import { identityError } from '../../../identity/identity-errors.js';
 import type { Principal } from '../../../identity/identity-service.js';
 import type { ApiErrorShaper } from '../../api-errors.js';
-import { useApiErrors } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
 import { IDENTITY_ERROR_SCHEMA } from '../../error-schemas.js';
 import { IDENTITY_BODY_BYTES_MAX } from '../../http-limits.js';
@@ -68,8 +67,8 @@ export const identityApi: ApiPlugin = {
   name: 'identity',
   prefix: '/v2.0',
   errorSchema: IDENTITY_ERROR_SCHEMA,
+  errors: identityErrors,
   register(scope: FastifyInstance, context: ServerContext): void {
-    useApiErrors(scope, context, identityErrors, { notFound: true });
     defineResource(scope, '/tokens', {
       POST: {
         rules: AUTHENTICATE_RULES,

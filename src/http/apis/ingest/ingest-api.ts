@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StrataError } from '../../../core/errors.js';
 import { storeRejectionEntries } from '../../../wire/ingest-body.js';
 import type { IngestErrorEntry, IngestFormat, IngestScope } from '../../../wire/ingest-mapping.js';
-import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
+import type { ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
 import { INGEST_ERROR_SCHEMA } from '../../error-schemas.js';
 import { BodyPool, pooledBodyParser } from '../../body-pool.js';
@@ -71,8 +71,8 @@ export const ingestApi: ApiPlugin = {
   name: 'ingest',
   prefix: '/ingest/v2.0',
   errorSchema: INGEST_ERROR_SCHEMA,
+  errors: ingestErrors,
   register(scope: FastifyInstance, context: ServerContext): void {
-    useApiErrors(scope, context, ingestErrors, { notFound: true });
     const bodyLimit = context.config.bodyLimitBytes;
     const bodies = new BodyPool();
     scope.setValidatorCompiler(requestValidators({ bodies: 'documented' }));

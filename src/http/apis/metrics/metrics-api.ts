@@ -1,7 +1,7 @@
 // Owns the metrics query API (cloudMetrics) under /metrics/v2.0: one metric's view, many metrics' views, metric search.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QueryResult } from '../../../store-types.js';
-import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
+import type { ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
 import { METRICS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { httpError } from '../../http-errors.js';
@@ -72,8 +72,8 @@ export const metricsApi: ApiPlugin = {
   name: 'metrics',
   prefix: '/metrics/v2.0',
   errorSchema: METRICS_ERROR_SCHEMA,
+  errors: metricsErrors,
   register(scope: FastifyInstance, context: ServerContext): void {
-    useApiErrors(scope, context, metricsErrors, { notFound: true });
     defineResource(scope, '/:tenant/views/:metricName', {
       GET: {
         rules: READ_RULES,

@@ -80,7 +80,8 @@ export function defineCrud<T>(scope: FastifyInstance, context: ServerContext, sp
       ...(emptyBodyAllowed(spec as CrudSpec<unknown>)
         ? {
             preValidation: async (request: FastifyRequest) => {
-              request.body ??= {};
+              // No body at all; a JSON null is a body, and the schema refuses it.
+              if (request.body === undefined) request.body = {};
             },
           }
         : {}),

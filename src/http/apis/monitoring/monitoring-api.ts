@@ -1,7 +1,7 @@
 // Owns the monitoring API under /monitoring/v1.0/{tenant}: its routes, its body schemas' errors, and the monitoring error shape.
 import type { FastifyInstance } from 'fastify';
 import { schemaFieldError } from '../../../monitoring/monitoring-errors.js';
-import { useApiErrors, type ApiErrorShaper } from '../../api-errors.js';
+import type { ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
 import { METRICS_ERROR_SCHEMA } from '../../error-schemas.js';
 import type { ServerContext } from '../../server-context.js';
@@ -29,8 +29,8 @@ export const monitoringApi: ApiPlugin = {
   name: 'monitoring',
   prefix: MONITORING_PREFIX,
   errorSchema: METRICS_ERROR_SCHEMA,
+  errors: monitoringErrors,
   register(scope: FastifyInstance, context: ServerContext): void {
-    useApiErrors(scope, context, monitoringErrors, { notFound: true });
     const monitoring = context.monitoring;
     registerEntityRoutes(scope, context, monitoring);
     registerCheckMetricRoutes(scope, context, monitoring);

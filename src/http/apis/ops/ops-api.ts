@@ -1,13 +1,15 @@
 // Owns the operational routes at the root: GET /healthz and GET /metrics (Prometheus text), both without a token.
 import type { FastifyInstance } from 'fastify';
 import type { ApiPlugin } from '../../api-plugin.js';
+import { metricsErrors } from '../metrics/metrics-api.js';
 import { METRICS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
 
 const HEALTH_RULES: RouteRules = { access: 'public' };
-const PROMETHEUS_RULES: RouteRules = { access: 'public', produces: ['text/plain', 'application/openmetrics-text'] };
+// The registry writes the text exposition format only (Prometheus' scrape Accept lists it too).
+const PROMETHEUS_RULES: RouteRules = { access: 'public', produces: ['text/plain'] };
 
 /** The health answer's fixed shape, serialized by fastify. */
 const HEALTH_RESPONSE = { 200: { type: 'object', required: ['status'], properties: { status: { type: 'string', const: 'ok' } } } } as const;
@@ -20,6 +22,7 @@ export const opsApi: ApiPlugin = {
   name: 'operations',
   prefix: '',
   errorSchema: METRICS_ERROR_SCHEMA,
+  errors: metricsErrors,
   register(scope: FastifyInstance, context: ServerContext): void {
     defineResource(scope, '/healthz', {
       GET: {

@@ -1,8 +1,8 @@
 // Tests the identity API over real HTTP: tokens, the catalog, and every identity error body.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/core/clock.js';
-import { DEFAULT_TOKEN_TTL_MS } from '../../src/identity/identity-service.js';
-import { call, KEYS, startHarness, type Harness } from './harness.js';
+import { ManualClock } from '../../../../src/core/clock.js';
+import { DEFAULT_TOKEN_TTL_MS } from '../../../../src/identity/identity-service.js';
+import { call, KEYS, startHarness, type Harness } from '../../harness.js';
 
 const START_MS = Date.UTC(2026, 0, 1, 12);
 
