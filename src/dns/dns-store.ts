@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { StrataError } from '../core/errors.js';
-import { openDatabase } from '../storage/open-database.js';
+import { openDatabase, PRIVATE_DIR_MODE } from '../storage/open-database.js';
 import type { DnsRecord, Domain, ImportDomain, Page, PageWindow } from './dns-types.js';
 
 /** Name of the DNS file inside the data directory. */
@@ -79,7 +79,7 @@ export class DnsStore {
 
   /** Opens `dir/dns.sqlite` (created when missing), or a private in-memory database when `dir` is undefined. */
   constructor(dir: string | undefined) {
-    if (dir !== undefined) mkdirSync(dir, { recursive: true });
+    if (dir !== undefined) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     // WAL (openDatabase) lets the server read while `strata dns import` writes from another process.
     this.db = openDatabase(dir === undefined ? ':memory:' : join(dir, DNS_FILE_NAME), { file: 'dns', durability: 'normal', foreignKeys: true });
     this.statements = {

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openDatabase } from '../storage/open-database.js';
+import { openDatabase, PRIVATE_DIR_MODE } from '../storage/open-database.js';
 import type { EntryContent, FeedEntry } from './feed-entry.js';
 
 /** Name of the feeds file inside the data directory. */
@@ -47,7 +47,7 @@ export class FeedsStore {
 
   /** Opens `dir/feeds.sqlite` (created when missing), or a private in-memory database when `dir` is undefined. */
   constructor(dir: string | undefined) {
-    if (dir !== undefined) mkdirSync(dir, { recursive: true });
+    if (dir !== undefined) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     // NORMAL sync matches identity.sqlite: an entry lost in a power cut is a notification lost, not metric data.
     this.db = openDatabase(dir === undefined ? ':memory:' : join(dir, FEEDS_FILE_NAME), { file: 'feeds', durability: 'normal' });
     const where = 'WHERE tenant = ? AND feed = ?';

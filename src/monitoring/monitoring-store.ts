@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openDatabase } from '../storage/open-database.js';
+import { openDatabase, PRIVATE_DIR_MODE } from '../storage/open-database.js';
 import { AgentStore } from './agent-store.js';
 import { ChangelogStore } from './changelog-store.js';
 import { DocStore } from './doc-store.js';
@@ -22,7 +22,7 @@ export class MonitoringStore {
 
   /** Opens (creating) `<dir>/monitoring.sqlite`, or an in-memory database when `dir` is undefined. */
   constructor(dir: string | undefined) {
-    if (dir !== undefined) mkdirSync(dir, { recursive: true });
+    if (dir !== undefined) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     // 'normal' durability: a crash may lose the last committed change, like the identity file.
     this.db = openDatabase(dir === undefined ? ':memory:' : join(dir, MONITORING_FILE_NAME), { file: 'monitoring', durability: 'normal' });
     this.docs = new DocStore(this.db);

@@ -6,7 +6,7 @@ import type { ApiPlugin } from '../../api-plugin.js';
 import { METRICS_ERROR_SCHEMA } from '../../error-schemas.js';
 import { httpError } from '../../http-errors.js';
 import { VIEWS_BODY_BYTES_MAX, VIEWS_METRICS_MAX } from '../../http-limits.js';
-import { jsonError } from '../../json-reply.js';
+import { jsonError, sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
@@ -38,25 +38,26 @@ function query(context: ServerContext, tenant: string, metric: string, params: P
   return context.store.query(plotRequest(tenant, metric, params));
 }
 
-async function viewOne(context: ServerContext, request: FastifyRequest): Promise<unknown> {
+async function viewOne(context: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { tenant, metricName } = request.params as { tenant: string; metricName: string };
   const params = request.query as PlotQuery;
   const result = await context.admission.run('query', () => query(context, tenant, metricName, params));
-  return { unit: result.unit ?? UNKNOWN_UNIT, values: result.values, metadata: plotMetadata(result.values.length) };
+  // Sent as text: fastify's compiled serializer measured slower than JSON.stringify on plot values
+  // (README, "The HTTP server"); the response schema still documents the shape.
+  return sendJson(reply, { unit: result.unit ?? UNKNOWN_UNIT, values: result.values, metadata: plotMetadata(result.values.length) });
 }
 
-async function viewMany(context: ServerContext, request: FastifyRequest): Promise<unknown> {
+async function viewMany(context: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { tenant } = request.params as { tenant: string };
   const params = request.query as PlotQuery;
   const names = request.body as string[];
   // One admission slot for the whole batch: it is one request's work.
   const results = await context.admission.run('query', () => Promise.all(names.map((name) => query(context, tenant, name, params))));
-  return {
-    metrics: names.map((metric, i) => {
-      const result = results[i] as QueryResult;
-      return { metric, unit: result.unit ?? UNKNOWN_UNIT, type: 'number', data: result.values };
-    }),
-  };
+  const metrics = names.map((metric, i) => {
+    const result = results[i] as QueryResult;
+    return { metric, unit: result.unit ?? UNKNOWN_UNIT, type: 'number', data: result.values };
+  });
+  return sendJson(reply, { metrics });
 }
 
 async function search(context: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -78,7 +79,7 @@ export const metricsApi: ApiPlugin = {
       GET: {
         rules: READ_RULES,
         schema: { summary: "One metric's values over a range", params: METRIC_PARAMS_SCHEMA, querystring: PLOT_QUERY_SCHEMA, response: VIEW_RESPONSE },
-        handler: (request) => viewOne(context, request),
+        handler: (request, reply) => viewOne(context, request, reply),
       },
     });
     defineResource(scope, '/:tenant/views', {
@@ -87,7 +88,7 @@ export const metricsApi: ApiPlugin = {
         rules: READ_RULES,
         bodyLimit: VIEWS_BODY_BYTES_MAX,
         schema: { summary: "Many metrics' values over one range", params: TENANT_PARAMS_SCHEMA, querystring: PLOT_QUERY_SCHEMA, body: METRIC_NAMES_SCHEMA, response: VIEWS_RESPONSE },
-        handler: (request) => viewMany(context, request),
+        handler: (request, reply) => viewMany(context, request, reply),
       },
     });
     defineResource(scope, '/:tenant/metrics/search', {

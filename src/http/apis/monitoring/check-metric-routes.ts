@@ -1,5 +1,6 @@
 // Owns operations 5 and 6: a check's metrics and one metric's plot, read from the engine.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendJson } from '../../json-reply.js';
 import { checkMetricSeries } from '../../../monitoring/check-metrics.js';
 import type { MonitoringService } from '../../../monitoring/monitoring-service.js';
 import { defineResource } from '../../route-table.js';
@@ -22,12 +23,13 @@ const PLOT_RESPONSE = {
   },
 } as const;
 
-async function plot(context: ServerContext, monitoring: MonitoringService, request: FastifyRequest): Promise<unknown> {
+async function plot(context: ServerContext, monitoring: MonitoringService, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const [tenant, entityId, checkId] = [tenantOf(request), param(request, 'entityId'), param(request, 'checkId')];
   monitoring.entities.check(tenant, entityId, checkId);
   const metric = checkMetricSeries(entityId, checkId, param(request, 'metricName'));
   const result = await context.admission.run('query', () => context.store.query(plotRequest(tenant, metric, request.query as PlotQuery)));
-  return { values: result.values, metadata: plotMetadata(result.values.length) };
+  // Sent as text like the metrics views: JSON.stringify measured faster here than the compiled serializer.
+  return sendJson(reply, { values: result.values, metadata: plotMetadata(result.values.length) });
 }
 
 /** Registers GET .../checks/:checkId/metrics and .../metrics/:metricName/plot. */
@@ -53,7 +55,7 @@ export function registerCheckMetricRoutes(app: FastifyInstance, context: ServerC
         querystring: PLOT_QUERY_SCHEMA,
         response: PLOT_RESPONSE,
       },
-      handler: (request) => plot(context, monitoring, request),
+      handler: (request, reply) => plot(context, monitoring, request, reply),
     },
   });
 }
