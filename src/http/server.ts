@@ -1,4 +1,4 @@
-// Owns the fastify server factory: validators, shared hooks (txn id, auth, media types, admission), the OpenAPI document and one plugin per API.
+// Owns the fastify server factory: validators, shared hooks (txn id, auth, media types, admission), the OpenAPI document and the default error shape.
 import fastifySwagger from '@fastify/swagger';
 import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -11,45 +11,20 @@ import type { Store } from '../store-types.js';
 import { IngestDecoder } from '../wire/ingest-decoder.js';
 import { Admission } from './admission.js';
 import { sendApiError, useApiErrors } from './api-errors.js';
-import type { ApiPlugin } from './api-plugin.js';
-import { dnsApi } from './apis/dns/dns-api.js';
-import { feedsApi } from './apis/feeds/feeds-api.js';
-import { identityApi } from './apis/identity/identity-api.js';
-import { ingestApi } from './apis/ingest/ingest-api.js';
-import { metricsApi, metricsErrors } from './apis/metrics/metrics-api.js';
-import { monitoringApi } from './apis/monitoring/monitoring-api.js';
+import { metricsErrors } from './apis/metrics/metrics-api.js';
+import { errorsOfUrl, registerApis } from './api-registry.js';
 import { openApiDocument, OPENAPI_ROUTE } from './apis/openapi/openapi-api.js';
-import { opsApi } from './apis/ops/ops-api.js';
 import { authenticateRequest } from './auth.js';
 import { useBasicAuth, type BasicAuthenticator } from './basic-auth.js';
 import { negotiate } from './content-negotiation.js';
 import { httpError } from './http-errors.js';
 import { PATH_PARAM_LENGTH_MAX } from './http-limits.js';
-import { rulesOf, type RouteRules } from './route-rules.js';
+import { rulesOf } from './route-rules.js';
 import { requestValidators } from './schema-compilers.js';
 import { resolveServerConfig, type ServerConfig, type ServerConfigInput } from './server-config.js';
 import type { ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
 import { TXN_ID_HEADER, txnIdGenerator } from './txn-id.js';
-
-/** Every API of this build, each one plugin owning its prefix: adding an API is one line here. */
-const APIS: readonly ApiPlugin[] = [identityApi, ingestApi, metricsApi, monitoringApi, feedsApi, dnsApi, opsApi];
-
-/** The OpenAPI security requirement of a route: none on public routes, a token, or a token or basic credentials. */
-function securityOf(config: Partial<RouteRules> | undefined): Record<string, string[]>[] | undefined {
-  if (config?.access === undefined || config.access === 'public') return undefined;
-  return config.basicAuth === true ? [{ authToken: [] }, { basicCredentials: [] }] : [{ authToken: [] }];
-}
-
-/** The API whose prefix a URL is under (the longest), for errors fastify raises before routing; the metrics shape otherwise. */
-function apiOfUrl(url: string): ApiPlugin | undefined {
-  const path = url.split('?')[0] ?? '';
-  let found: ApiPlugin | undefined;
-  for (const api of APIS) {
-    if (api.prefix !== '' && (path === api.prefix || path.startsWith(`${api.prefix}/`)) && api.prefix.length > (found?.prefix.length ?? 0)) found = api;
-  }
-  return found;
-}
 
 /** Collaborators and settings of createServer. */
 export interface CreateServerOptions {
@@ -115,7 +90,7 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     // the router before any route or scope: answer it in the shape of the API the URL is under.
     frameworkErrors: (error, request, reply) => {
       void reply.header(TXN_ID_HEADER, request.id);
-      return sendApiError(context, apiOfUrl(request.url)?.errors ?? metricsErrors, request, reply, error);
+      return sendApiError(context, errorsOfUrl(request.url), request, reply, error);
     },
   });
   const admission = new Admission(config.admission);
@@ -151,22 +126,7 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
   addHooks(app, context, await useBasicAuth(app, context.identity));
   // Unmatched URLs outside every API prefix, and the operational routes, answer in the metrics shape.
   useApiErrors(app, context, metricsErrors, { notFound: true });
-  for (const api of APIS) {
-    await app.register(
-      async (scope) => {
-        // Every route of the API is listed under the API's name in the OpenAPI document, with its error shape and credentials.
-        scope.addHook('onRoute', (route) => {
-          route.schema = { ...route.schema, tags: [api.name], response: { ...(route.schema?.response as object | undefined), '4XX': api.errorSchema, '5XX': api.errorSchema } };
-          const security = securityOf(route.config);
-          if (security !== undefined) route.schema = { ...route.schema, security };
-        });
-        // The operational routes share the root's default (metrics) shape and 404s.
-        if (api.prefix !== '') useApiErrors(scope, context, api.errors, { notFound: true });
-        await api.register(scope, context);
-      },
-      { prefix: api.prefix },
-    );
-  }
+  await registerApis(app, context);
   app.get(OPENAPI_ROUTE, { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
   await app.ready();
   return app as unknown as StrataServer;
