@@ -105,16 +105,9 @@ export function expectMetricsError(res: Injected, status: number, code: string, 
   return res.json.details as Record<string, unknown>;
 }
 
-/** One entry of the ingest error body's `errors` list. */
-export interface IngestErrorEntry {
-  readonly index: number | null;
-  readonly tenantId: string;
-  readonly metricName: string;
-  readonly source: string | null;
-  readonly message: string;
-  readonly code: string;
-  readonly timestamp?: number;
-}
+/** One entry of the ingest error body's `errors` list (the wire room's type). */
+export type { IngestErrorEntry } from '../../src/wire/ingest-mapping.js';
+import type { IngestErrorEntry } from '../../src/wire/ingest-mapping.js';
 
 /**
  * Asserts the ingest error body: the metrics shape plus `errors`, each entry with its fields; a

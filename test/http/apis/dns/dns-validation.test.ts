@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startHarness, type Harness } from '../../harness.js';
+import { startHarness, type Harness } from '../../harness.js';
+import { tokenOf } from '../../inject.js';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../../../examples/dns-domains.json');
 const BASE = '/dns/v1.0/t1';
@@ -25,15 +26,6 @@ async function send(method: string, url: string, options: { accept?: string; tok
   return h.app.inject({ method: method as 'GET', url, headers });
 }
 
-async function tokenOf(user: keyof typeof KEYS): Promise<string> {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: '/v2.0/tokens',
-    payload: { auth: { 'RAX-KSKEY:apiKeyCredentials': { username: user, apiKey: KEYS[user] } } },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { access: { token: { id: string } } }).access.token.id;
-}
 
 function expectVersion(res: LightMyRequestResponse): void {
   expect(res.headers['x-api-version'], `${res.statusCode} ${res.body}`).toBe(VERSION);
@@ -73,7 +65,7 @@ function collections(): string[] {
 
 beforeAll(async () => {
   h = await startHarness({});
-  alice = await tokenOf('alice');
+  alice = await tokenOf(h, 'alice');
   h.app.strata.dns.importDocument('t1', JSON.parse(readFileSync(EXAMPLE, 'utf8')));
   const list = await send('GET', `${BASE}/domains?name=example.com`);
   expect(list.statusCode, list.body).toBe(200);
@@ -146,7 +138,7 @@ describe('X-API-VERSION on every DNS response', () => {
   });
 
   it('is on 403s (another tenant)', async () => {
-    const bob = await tokenOf('bob');
+    const bob = await tokenOf(h, 'bob');
     expectJsonFault(await send('GET', `${BASE}/domains`, { token: bob }), 403, 'AUTH_TENANT_FORBIDDEN');
     expectXmlFault(await send('GET', `${BASE}/domains/${domainId}`, { token: bob, accept: XML_TYPE }), 403, 'forbidden', 'AUTH_TENANT_FORBIDDEN');
   });

@@ -3,6 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, startHarness, type Harness } from '../../harness.js';
+import { tokenOf } from '../../inject.js';
 
 const FEEDS = ['/feeds/t1/usagesummary/bigdata/events', '/feeds/t1/monitoring/alerts/events'] as const;
 const FEED = FEEDS[0];
@@ -35,15 +36,6 @@ function basic(user: string, key: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}` };
 }
 
-async function tokenOf(user: keyof typeof KEYS): Promise<string> {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: '/v2.0/tokens',
-    payload: { auth: { 'RAX-KSKEY:apiKeyCredentials': { username: user, apiKey: KEYS[user] } } },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { access: { token: { id: string } } }).access.token.id;
-}
 
 /** Asserts the JSON feeds error: exactly {"error": {code: "<status>", message, details: {code, ...}}}; returns the details. */
 function expectJsonFault(res: LightMyRequestResponse, status: number, code: string | RegExp): Record<string, unknown> {
@@ -97,7 +89,7 @@ async function entryCount(feed: string = FEED): Promise<number> {
 
 beforeAll(async () => {
   h = await startHarness({});
-  alice = await tokenOf('alice');
+  alice = await tokenOf(h, 'alice');
   const res = await send('POST', FEED, { raw: atomEntry('seed'), type: ATOM });
   expect(res.statusCode, res.body).toBe(201);
 });
@@ -176,7 +168,7 @@ describe('feeds credentials', () => {
   });
 
   it('a 403 (another tenant, an observer publishing) carries no Basic challenge', async () => {
-    const bob = await tokenOf('bob');
+    const bob = await tokenOf(h, 'bob');
     const cases = [
       send('GET', FEED, { auth: { 'x-auth-token': bob }, accept: 'application/json' }),
       send('GET', FEED, { auth: basic('bob', KEYS.bob), accept: 'application/json' }),

@@ -1,7 +1,8 @@
 // Checks the monitoring plugin's request validation in-process (fastify inject): body schemas of every collection, paging, changelog and plot parameters, all in the monitoring error shape.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEYS, startHarness, type Harness } from '../../harness.js';
+import { startHarness, type Harness } from '../../harness.js';
+import { tokenOf } from '../../inject.js';
 
 const B = '/monitoring/v1.0/t1';
 const JSON_TYPE = 'application/json';
@@ -29,13 +30,6 @@ async function send(method: string, url: string, options: Send = {}): Promise<Li
 }
 
 /** A token for a harness user, asked for in-process. */
-async function tokenOf(user: keyof typeof KEYS): Promise<string> {
-  const payload = { auth: { 'RAX-KSKEY:apiKeyCredentials': { username: user, apiKey: KEYS[user] } } };
-  const res = await h.app.inject({ method: 'POST', url: '/v2.0/tokens', payload });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { access: { token: { id: string } } }).access.token.id;
-}
-
 /** Asserts an error in the monitoring shape: exactly {type, code, message, details: {code, ...}, txnId}. */
 function expectFault(res: LightMyRequestResponse, status: number, type: string, code: string): Record<string, any> {
   expect(res.statusCode, res.body).toBe(status);
@@ -199,7 +193,7 @@ const UNPARSABLE = [['a truncated object', '{"label": "x"'], ['bare words', '{oo
 
 beforeAll(async () => {
   h = await startHarness({});
-  alice = await tokenOf('alice');
+  alice = await tokenOf(h, 'alice');
   tree.entity = await create(`${B}/entities`, { label: 'web-1', ip_addresses: { web: '192.0.2.10' } });
   tree.check = await create(`${B}/entities/${tree.entity}/checks`, httpCheck());
   tree.agentCheck = await create(`${B}/entities/${tree.entity}/checks`, { type: 'agent.disk', details: { target: '/dev/sda1' } });
