@@ -57,7 +57,7 @@ export function sendApiError(context: ServerContext, shaper: ApiErrorShaper, req
 }
 
 /** The 404 of a URL no route of the scope matched. */
-export function routeNotFound(request: FastifyRequest): StrataError {
+function routeNotFound(request: FastifyRequest): StrataError {
   return httpError('HTTP_ROUTE_NOT_FOUND', `No resource at ${request.method} ${request.url.split('?')[0] ?? ''}.`);
 }
 

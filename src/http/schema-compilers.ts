@@ -23,7 +23,7 @@ export function createBodyAjv(): Ajv {
  * The Ajv of URL parameters and query strings: their values are text, so `type: integer` coerces
  * from the text, and a parameter given once where an array is allowed becomes a one-item array.
  */
-export function createParamsAjv(): Ajv {
+function createParamsAjv(): Ajv {
   return addFormats(new Ajv({ ...SHARED_OPTIONS, coerceTypes: 'array', removeAdditional: false }));
 }
 

@@ -25,7 +25,7 @@ export interface ValidationFailure {
 const PARTS: ReadonlySet<string> = new Set(['body', 'querystring', 'params', 'headers']);
 
 /** The top-level field an Ajv error is about. */
-export function fieldOf(error: SchemaError): string {
+function fieldOf(error: SchemaError): string {
   if (error.keyword === 'required' && typeof error.params['missingProperty'] === 'string') return error.params['missingProperty'];
   if (error.keyword === 'additionalProperties' && typeof error.params['additionalProperty'] === 'string') return error.params['additionalProperty'];
   const first = error.instancePath.split('/')[1];

@@ -18,7 +18,7 @@ import { TENANT_PARAMS_SCHEMA } from '../../common-schemas.js';
 import { DETAIL_QUERY_SCHEMA, DOMAIN_PARAMS_SCHEMA, LIST_QUERY_SCHEMA } from './dns-schemas.js';
 
 /** Where the API lives; the version is part of the path (spec 9). */
-export const DNS_PREFIX = '/dns/v1.0';
+const DNS_PREFIX = '/dns/v1.0';
 const READ_RULES: RouteRules = { access: 'read', produces: DNS_PRODUCES };
 
 /** DNS faults, unwrapped in JSON and named elements in XML; a bad limit or offset keeps its own code (spec 7 rule 4). */

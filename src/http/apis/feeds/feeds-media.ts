@@ -13,8 +13,6 @@ export const ATOM_SERVICE_JSON_TYPE = 'application/vnd.rackspace.atomsvc+json';
 export const FEED_PRODUCES: readonly [string, ...string[]] = [ATOM_TYPE, XML_TYPE, JSON_TYPE, ATOM_JSON_TYPE];
 /** What the catalog answers with; the first is the default. */
 export const SERVICE_PRODUCES: readonly [string, ...string[]] = [ATOM_SERVICE_TYPE, XML_TYPE, JSON_TYPE, ATOM_SERVICE_JSON_TYPE];
-/** Bodies a publisher may send. */
-export const ENTRY_BODY_TYPES: readonly string[] = [ATOM_TYPE, JSON_TYPE, ATOM_JSON_TYPE];
 
 /** True when a chosen media type is one of the JSON forms. */
 export function isJsonType(type: string): boolean {

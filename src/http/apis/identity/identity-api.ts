@@ -20,7 +20,7 @@ const AUTHENTICATE_RULES: RouteRules = { access: 'public' };
 const TOKEN_RULES: RouteRules = { access: 'token' };
 
 /** The message of every unparsable or wrong-shaped authentication body (spec section 7, rule 1). */
-export const AUTH_BODY_INVALID_MESSAGE = 'Invalid request body: unable to parse Auth data. Please review XML or JSON formatting.';
+const AUTH_BODY_INVALID_MESSAGE = 'Invalid request body: unable to parse Auth data. Please review XML or JSON formatting.';
 
 function authBodyInvalid(reason: string): StrataError {
   return identityError('IDENTITY_BODY_INVALID', AUTH_BODY_INVALID_MESSAGE, { reason });

@@ -6,7 +6,7 @@ import type { ServerContext } from '../../server-context.js';
 import { defineCrud, READ_RULES } from './crud-routes.js';
 import { MONITORING_BODY_SCHEMAS } from '../../../monitoring/schemas/monitoring-body-schemas.js';
 import { sendJson } from '../../json-reply.js';
-import { PAGE_QUERY_SCHEMA, pageRequest, param, sendList, tenantOf } from './monitoring-http.js';
+import { PAGE_QUERY_SCHEMA, pageRequest, param, sendList, tenantOf, LIST_RESPONSE } from './monitoring-http.js';
 import { pathParams } from './monitoring-params.js';
 import { agentTokenView, agentView, connectionView } from './monitoring-views.js';
 
@@ -16,7 +16,7 @@ export function registerAgentRoutes(app: FastifyInstance, context: ServerContext
   defineResource(app, '/:tenant/agents', {
     GET: {
       rules: READ_RULES,
-      schema: { summary: 'List agents (operation 1)', params: pathParams(), querystring: PAGE_QUERY_SCHEMA },
+      schema: { summary: 'List agents (operation 1)', params: pathParams(), querystring: PAGE_QUERY_SCHEMA, response: LIST_RESPONSE },
       handler: async (request, reply) => {
         const page = pageRequest(request);
         return sendList(context, request, reply, agents.listAgents(tenantOf(request), page), page, agentView);
@@ -33,7 +33,7 @@ export function registerAgentRoutes(app: FastifyInstance, context: ServerContext
   defineResource(app, '/:tenant/agents/:agentId/connections', {
     GET: {
       rules: READ_RULES,
-      schema: { summary: "List an agent's connections (operation 3)", params: pathParams('agentId'), querystring: PAGE_QUERY_SCHEMA },
+      schema: { summary: "List an agent's connections (operation 3)", params: pathParams('agentId'), querystring: PAGE_QUERY_SCHEMA, response: LIST_RESPONSE },
       handler: async (request, reply) => {
         const page = pageRequest(request);
         return sendList(context, request, reply, agents.listConnections(tenantOf(request), param(request, 'agentId'), page), page, connectionView);

@@ -6,7 +6,7 @@ import { sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import type { ServerContext } from '../../server-context.js';
 import { READ_RULES } from './crud-routes.js';
-import { PAGE_QUERY_PROPERTIES, PAGE_QUERY_SCHEMA, pageRequest, param, sendList, tenantOf } from './monitoring-http.js';
+import { PAGE_QUERY_PROPERTIES, PAGE_QUERY_SCHEMA, pageRequest, param, sendList, tenantOf, LIST_RESPONSE } from './monitoring-http.js';
 import { pathParams } from './monitoring-params.js';
 import { changelogView } from './monitoring-views.js';
 import { pageOfSorted } from './static-pages.js';
@@ -33,7 +33,7 @@ export function registerChangelogRoutes(app: FastifyInstance, context: ServerCon
   defineResource(app, '/:tenant/changelogs/alarms', {
     GET: {
       rules: READ_RULES,
-      schema: { summary: 'Alarm state changes as a time series (operation 9)', params: pathParams(), querystring: CHANGELOG_QUERY_SCHEMA },
+      schema: { summary: 'Alarm state changes as a time series (operation 9)', params: pathParams(), querystring: CHANGELOG_QUERY_SCHEMA, response: LIST_RESPONSE },
       handler: async (request, reply) => {
         const { from, to, entityId } = request.query as ChangelogQuery;
         const page = pageRequest(request);
@@ -48,7 +48,7 @@ export function registerChangelogRoutes(app: FastifyInstance, context: ServerCon
   defineResource(app, '/:tenant/monitoring_zones', {
     GET: {
       rules: READ_RULES,
-      schema: { summary: 'List the monitoring zones checks may poll from', params: pathParams(), querystring: PAGE_QUERY_SCHEMA },
+      schema: { summary: 'List the monitoring zones checks may poll from', params: pathParams(), querystring: PAGE_QUERY_SCHEMA, response: LIST_RESPONSE },
       handler: async (request, reply) => {
         const page = pageRequest(request);
         return sendList(context, request, reply, pageOfSorted(monitoring.zones, page, (zone) => zone.id), page, (zone) => zone);

@@ -7,7 +7,7 @@ import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
 import { plotMetadata, plotRequest, PLOT_METADATA_SCHEMA, PLOT_QUERY_SCHEMA, PLOT_VALUE_SCHEMA, type PlotQuery } from '../metrics/plot-query.js';
-import { PAGE_QUERY_SCHEMA, pageRequest, param, sendList, tenantOf } from './monitoring-http.js';
+import { PAGE_QUERY_SCHEMA, pageRequest, param, sendList, tenantOf, LIST_RESPONSE } from './monitoring-http.js';
 import { pathParams } from './monitoring-params.js';
 
 /** Both read the engine, so they run in the query admission queue. */
@@ -37,7 +37,7 @@ export function registerCheckMetricRoutes(app: FastifyInstance, context: ServerC
   defineResource(app, `${CHECK_PATH}/metrics`, {
     GET: {
       rules: METRIC_RULES,
-      schema: { summary: "A check's metrics (operation 5)", params: pathParams('entityId', 'checkId'), querystring: PAGE_QUERY_SCHEMA },
+      schema: { summary: "A check's metrics (operation 5)", params: pathParams('entityId', 'checkId'), querystring: PAGE_QUERY_SCHEMA, response: LIST_RESPONSE },
       handler: async (request, reply) => {
         const page = pageRequest(request);
         const [tenant, entityId, checkId] = [tenantOf(request), param(request, 'entityId'), param(request, 'checkId')];

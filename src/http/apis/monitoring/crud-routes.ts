@@ -6,13 +6,13 @@ import { sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
-import { objectUrl, PAGE_QUERY_SCHEMA, pageRequest, param, sendCreated, sendList, sendNoContent, tenantOf } from './monitoring-http.js';
+import { objectUrl, PAGE_QUERY_SCHEMA, pageRequest, param, sendCreated, sendList, sendNoContent, tenantOf, LIST_RESPONSE } from './monitoring-http.js';
 import { collectionParams, itemParams } from './monitoring-params.js';
 
 /** Reads are open to every role of the tenant; observers may read. */
 export const READ_RULES: RouteRules = { access: 'read' };
 /** Writes need a role that may write. */
-export const WRITE_RULES: RouteRules = { access: 'write' };
+const WRITE_RULES: RouteRules = { access: 'write' };
 
 /** The body schemas of a collection: every rule on a body's shape lives in them (fastify validates). */
 export interface BodySchemas {
@@ -67,7 +67,7 @@ export function defineCrud<T>(scope: FastifyInstance, context: ServerContext, sp
   defineResource(scope, collection, {
     GET: {
       rules: READ_RULES,
-      schema: { summary: `List ${spec.noun}s`, params, querystring: PAGE_QUERY_SCHEMA },
+      schema: { summary: `List ${spec.noun}s`, params, querystring: PAGE_QUERY_SCHEMA, response: LIST_RESPONSE },
       handler: async (request, reply) => {
         const page = pageRequest(request);
         return sendList(context, request, reply, spec.list(tenantOf(request), request, page), page, (value) => spec.render(value));

@@ -19,7 +19,7 @@ export const PAGE_QUERY_PROPERTIES = {
 export const PAGE_QUERY_SCHEMA = { type: 'object', properties: PAGE_QUERY_PROPERTIES } as const;
 
 /** A monitoring list's answer: `values` of the collection's items and the paging `metadata` (spec 4). */
-export const LIST_RESPONSE_SCHEMA = {
+const LIST_RESPONSE_SCHEMA = {
   type: 'object',
   required: ['values', 'metadata'],
   properties: {
@@ -37,6 +37,12 @@ export const LIST_RESPONSE_SCHEMA = {
     },
   },
 } as const;
+
+/**
+ * The 200 answer of every monitoring list, for the OpenAPI document (lists are sent as text by
+ * sendList, so fastify's serializer does not run on them).
+ */
+export const LIST_RESPONSE = { 200: LIST_RESPONSE_SCHEMA } as const;
 
 /** The tenant of the URL (the auth hook has checked the token may use it). */
 export function tenantOf(request: FastifyRequest): string {

@@ -8,7 +8,7 @@ import { defineResource } from '../../route-table.js';
 import type { ServerContext } from '../../server-context.js';
 import { defineCrud, READ_RULES } from './crud-routes.js';
 import { sendJson } from '../../json-reply.js';
-import { PAGE_QUERY_SCHEMA, pageRequest, param, sendList } from './monitoring-http.js';
+import { PAGE_QUERY_SCHEMA, pageRequest, param, sendList, LIST_RESPONSE } from './monitoring-http.js';
 import { pathParams } from './monitoring-params.js';
 import { notificationView, planView } from './monitoring-views.js';
 import { pageOfSorted } from './static-pages.js';
@@ -46,7 +46,7 @@ export function registerNotificationRoutes(app: FastifyInstance, context: Server
   defineResource(app, '/:tenant/notification_types', {
     GET: {
       rules: READ_RULES,
-      schema: { summary: 'List the notification types and their fields (operation 7)', params: pathParams(), querystring: PAGE_QUERY_SCHEMA },
+      schema: { summary: 'List the notification types and their fields (operation 7)', params: pathParams(), querystring: PAGE_QUERY_SCHEMA, response: LIST_RESPONSE },
       handler: async (request, reply) => {
         const page = pageRequest(request);
         return sendList(context, request, reply, pageOfSorted(notificationTypes(), page, (type) => type.id), page, (type) => type);
