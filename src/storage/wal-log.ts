@@ -1,11 +1,33 @@
-// Owns the write-ahead log: append-only segment files of framed batch records, replay and truncation.
-import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writevSync } from 'node:fs';
+// Owns the write-ahead log: append-only segment files of framed batch records, replay (resyncing past damage) and truncation.
+import { closeSync, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, unlinkSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Durability } from './open-database.js';
-import { decodeRecord, encodeRecord, RecordScratch, type BatchColumns, type DecodedRecord } from './wal-record.js';
+import { encodeRecord, readRecord, RecordScratch, type BatchColumns, type DecodedRecord } from './wal-record.js';
+import { quarantineSegment, removeLeftoverRewrites, rewriteSegment } from './wal-repair.js';
+import {
+  countDamagedCopies,
+  intactBytes,
+  listDamage,
+  nextSeqAfter,
+  scanSegment,
+  segmentName,
+  segmentNames,
+  type SegmentScan,
+  type WalDamage,
+  type WalDamageTotals,
+} from './wal-scan.js';
 
 /** A segment is closed and a new one started once it holds this many bytes. */
 export const WAL_SEGMENT_BYTES_MAX = 64 * 1024 * 1024;
+
+/** What one replay found and did: damage (acknowledged data possibly lost), torn tails cut, copies put aside. */
+export interface WalReplayReport extends WalDamageTotals {
+  /** The damaged spans in segment and offset order, the first WAL_DAMAGE_LISTED_MAX of corruptSpans. */
+  readonly damage: readonly WalDamage[];
+  readonly recordsReplayed: number;
+  /** Paths of the copies of damaged segments made under `damaged/` before they were rewritten. */
+  readonly quarantined: readonly string[];
+}
 
 interface Segment {
   readonly path: string;
@@ -15,17 +37,12 @@ interface Segment {
   live: number;
 }
 
-const SEGMENT_NAME = /^(\d{16})\.log$/;
-
-function segmentName(firstSeq: number): string {
-  return `${String(firstSeq).padStart(16, '0')}.log`;
-}
-
 /**
  * The WAL. A batch is acknowledged once its record is written with one writev: after that a
  * process crash cannot lose it (the bytes are in the OS page cache); with 'full' durability the
  * segment is also fdatasync'ed, so a power loss cannot either. Records carry a crc32, so a record
- * torn by a crash mid-write is recognised and dropped at replay (it was never acknowledged).
+ * torn by a crash mid-write is recognised and dropped at replay (it was never acknowledged), and
+ * a record damaged later is stepped over without losing the records after it (see wal-scan.ts).
  */
 export class WalLog {
   private readonly dir: string;
@@ -35,6 +52,7 @@ export class WalLog {
   private currentBytes = 0;
   private nextSeq = 1;
   private readonly scratch = new RecordScratch();
+  private found: WalDamageTotals = { corruptSpans: 0, corruptBytes: 0, tornTailBytes: 0 };
 
   constructor(dir: string, durability: Durability) {
     this.dir = dir;
@@ -44,33 +62,53 @@ export class WalLog {
   }
 
   /**
-   * Reads every intact record in seq order and hands it to `visit`; cuts a torn tail. Must be
-   * called once, before the first append. Every replayed record starts live.
+   * Reads every intact record in seq order and hands it to `visit`, stepping over damaged spans to
+   * the records after them. A torn tail is cut. A segment with damage is first copied to
+   * `damaged/`, then rewritten to its intact records, so the next start does not find the same
+   * damage and appends continue on a record boundary. Must be called once, before the first append.
+   * Every replayed record starts live.
    */
-  replay(visit: (record: DecodedRecord) => void): void {
-    const names = readdirSync(this.dir).filter((n) => SEGMENT_NAME.test(n)).sort();
+  replay(visit: (record: DecodedRecord) => void): WalReplayReport {
+    removeLeftoverRewrites(this.dir);
+    const names = segmentNames(this.dir);
+    const damage: WalDamage[] = [];
+    const quarantined: string[] = [];
+    let corruptSpans = 0;
+    let corruptBytes = 0;
+    let recordsReplayed = 0;
+    let tornTailBytes = 0;
     for (const [index, name] of names.entries()) {
       const path = join(this.dir, name);
       const buf = readFileSync(path);
-      let offset = 0;
-      const segment: Segment = { path, firstSeq: Number(SEGMENT_NAME.exec(name)?.[1]), lastSeq: 0, live: 0 };
-      segment.lastSeq = segment.firstSeq - 1;
+      const scan = scanSegment(name, buf, names[index + 1], (offset) => visit(readRecord(buf, offset)));
+      const newest = index === names.length - 1;
+      if (scan.damage.length > 0) quarantined.push(this.repair(scan, buf, newest));
+      else if (scan.tornTailBytes > 0) this.cutTail(path, buf.length - scan.tornTailBytes);
+      listDamage(damage, scan.damage);
+      corruptSpans += scan.damage.length;
+      for (const span of scan.damage) corruptBytes += span.bytes;
+      recordsReplayed += scan.records;
+      tornTailBytes += scan.tornTailBytes;
       // Seqs never go back, even when every record was released: sealed markers refer to them.
-      this.nextSeq = Math.max(this.nextSeq, segment.firstSeq);
-      for (;;) {
-        const decoded = decodeRecord(buf, offset);
-        if (decoded === undefined) break;
-        visit(decoded.record);
-        segment.lastSeq = decoded.record.seq;
-        segment.live++;
-        this.nextSeq = Math.max(this.nextSeq, decoded.record.seq + 1);
-        offset = decoded.next;
-      }
-      if (offset < buf.length) this.cutTail(path, offset);
+      this.nextSeq = Math.max(this.nextSeq, nextSeqAfter(scan));
       // The newest segment is kept even when empty: its name carries the next seq.
-      if (segment.live === 0 && index < names.length - 1) unlinkSync(path);
-      else this.segments.push(segment);
+      if (scan.records === 0 && !newest) unlinkSync(path);
+      else this.segments.push({ path, firstSeq: scan.firstSeq, lastSeq: scan.lastRecordSeq, live: scan.records });
     }
+    this.found = {
+      corruptSpans: this.found.corruptSpans + corruptSpans,
+      corruptBytes: this.found.corruptBytes + corruptBytes,
+      tornTailBytes: this.found.tornTailBytes + tornTailBytes,
+    };
+    return { damage, corruptSpans, corruptBytes, recordsReplayed, tornTailBytes, quarantined };
+  }
+
+  /** Keeps a copy of a damaged segment, then leaves only its intact records in it; returns the copy's path. */
+  private repair(scan: SegmentScan, buf: Buffer, newest: boolean): string {
+    const copy = quarantineSegment(this.dir, scan.name, buf);
+    // An older segment left without records is deleted by replay; rewriting it first would be wasted.
+    if (scan.records > 0 || newest) rewriteSegment(this.dir, scan.name, intactBytes(buf, scan));
+    return copy;
   }
 
   private cutTail(path: string, offset: number): void {
@@ -81,6 +119,16 @@ export class WalLog {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** Damage found by replay since this log was opened (for /metrics). */
+  damageFound(): WalDamageTotals {
+    return this.found;
+  }
+
+  /** Copies of damaged segments kept under `damaged/` (for /metrics and `strata check`); never deleted automatically. */
+  damagedCopies(): number {
+    return countDamagedCopies(this.dir);
   }
 
   /** Appends a batch durably and returns its seq. */

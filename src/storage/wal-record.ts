@@ -12,7 +12,7 @@ export interface BatchColumns {
   readonly strings: ReadonlyMap<number, string> | null;
 }
 
-/** Marks the start of every record, so a torn tail is told apart from a record. */
+/** Marks the start of every record, so a torn tail is told apart from a record and a resync finds the next one cheaply. */
 const RECORD_MAGIC = 0x5354_5231; // "STR1"
 /** Bytes of the frame header: magic, payload length, payload crc32, seq (f64), count, flags. */
 export const RECORD_HEADER_BYTES = 32;
@@ -118,32 +118,100 @@ export interface DecodedRecord {
   readonly batch: BatchColumns;
 }
 
-function decodeStrings(buf: Buffer, offset: number): Map<number, string> {
+/** Every record starts at a multiple of this many bytes from its segment's start (each record's size is one). */
+export const RECORD_ALIGN_BYTES = 8;
+/** The smallest record: a header and the base time of an empty batch. */
+export const RECORD_BYTES_MIN = RECORD_HEADER_BYTES + 8;
+/** The magic as it lies on disk, to recognise a header cut short before its length field. */
+const MAGIC_BYTES = ((): Buffer => {
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32LE(RECORD_MAGIC, 0);
+  return bytes;
+})();
+const KNOWN_FLAGS = FLAG_WIDE_TIMESTAMPS | FLAG_HAS_STRINGS;
+
+/**
+ * The length field a record of `count` points and `flags` must carry, strings excluded (they add at
+ * least 8 bytes when FLAG_HAS_STRINGS is set); -1 for flags no encoder writes.
+ */
+function fixedPayloadBytes(count: number, flags: number): number {
+  if ((flags & ~KNOWN_FLAGS) !== 0) return -1;
+  const timeBytes = (flags & FLAG_WIDE_TIMESTAMPS) !== 0 ? count * 8 : pad8(count * 4);
+  return 8 + count * 8 + timeBytes + pad8(count * 4);
+}
+
+/** True when a header's length field agrees with its count and flags, as every encoded header does. */
+function lengthAgrees(buf: Buffer, offset: number, payloadBytes: number): boolean {
+  const flags = buf.readUInt32LE(offset + 24);
+  const fixed = fixedPayloadBytes(buf.readUInt32LE(offset + 20), flags);
+  if (fixed < 0 || payloadBytes % RECORD_ALIGN_BYTES !== 0) return false;
+  return (flags & FLAG_HAS_STRINGS) !== 0 ? payloadBytes >= fixed + 8 : payloadBytes === fixed;
+}
+
+/** The crc32 over the header tail and the payload of the record at `offset` if it ended at `end`. */
+function frameCrc(buf: Buffer, offset: number, end: number): number {
+  const crc = crc32(buf.subarray(offset + 12, offset + RECORD_HEADER_BYTES));
+  // A torn header may have no payload after it; zlib.crc32 of an empty view can drop the running value (Node 20).
+  return (end > offset + RECORD_HEADER_BYTES ? crc32(buf.subarray(offset + RECORD_HEADER_BYTES, end), crc) : crc) >>> 0;
+}
+
+/**
+ * Where the record framed at `offset` ends, or -1 when no intact record starts there. The cheap tests
+ * come first, since a resync calls this at every 8-byte step of a damaged span: the magic, the length
+ * within `buf` and agreeing with the header's count and flags, then the crc (which covers the header
+ * after itself, padding included).
+ */
+export function intactRecordEnd(buf: Buffer, offset: number): number {
+  if (offset + RECORD_HEADER_BYTES > buf.length || buf.readUInt32LE(offset) !== RECORD_MAGIC) return -1;
+  const payloadBytes = buf.readUInt32LE(offset + 4);
+  const end = offset + RECORD_HEADER_BYTES + payloadBytes;
+  if (end > buf.length || !lengthAgrees(buf, offset, payloadBytes)) return -1;
+  return frameCrc(buf, offset, end) === buf.readUInt32LE(offset + 8) ? end : -1;
+}
+
+/** The seq in the header at `offset` (meaningful once intactRecordEnd accepted the record). */
+export function recordSeq(buf: Buffer, offset: number): number {
+  return buf.readDoubleLE(offset + 12);
+}
+
+/**
+ * True when the bytes from `offset` to the end of `buf` are what a writev cut short by a crash
+ * leaves: a prefix of the magic, or a whole header (magic, `expectedSeq`, a length agreeing with
+ * its count and flags) whose length runs past the end. A complete record whose length field alone
+ * was hit checks over the bytes up to the end: that is damage, not a tear.
+ */
+export function isTornRecord(buf: Buffer, offset: number, expectedSeq: number): boolean {
+  const available = buf.length - offset;
+  if (available < RECORD_HEADER_BYTES) {
+    const shown = Math.min(available, MAGIC_BYTES.length);
+    return buf.subarray(offset, offset + shown).equals(MAGIC_BYTES.subarray(0, shown));
+  }
+  if (buf.readUInt32LE(offset) !== RECORD_MAGIC || recordSeq(buf, offset) !== expectedSeq) return false;
+  const payloadBytes = buf.readUInt32LE(offset + 4);
+  if (RECORD_HEADER_BYTES + payloadBytes <= available || !lengthAgrees(buf, offset, payloadBytes)) return false;
+  return frameCrc(buf, offset, buf.length) !== buf.readUInt32LE(offset + 8);
+}
+
+/**
+ * Reads the strings section in [offset, end). The bounds matter only for a frame no encoder wrote
+ * whose crc still checks (one a client's values spell, met by a resync): its reads stay inside it.
+ */
+function decodeStrings(buf: Buffer, offset: number, end: number): Map<number, string> {
   const count = buf.readUInt32LE(offset);
   const strings = new Map<number, string>();
   let at = offset + 4;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count && at + 8 <= end; i++) {
     const index = buf.readUInt32LE(at);
-    const len = buf.readUInt32LE(at + 4);
+    const len = Math.min(buf.readUInt32LE(at + 4), end - at - 8);
     strings.set(index, buf.toString('utf8', at + 8, at + 8 + len));
     at += 8 + len;
   }
   return strings;
 }
 
-/**
- * Reads the record at `offset`; returns undefined for a torn or corrupt record (a crash while it was
- * being written: it was never acknowledged), else the record and the offset after it.
- */
-export function decodeRecord(buf: Buffer, offset: number): { record: DecodedRecord; next: number } | undefined {
-  if (offset + RECORD_HEADER_BYTES > buf.length || buf.readUInt32LE(offset) !== RECORD_MAGIC) return undefined;
-  const payloadBytes = buf.readUInt32LE(offset + 4);
-  const end = offset + RECORD_HEADER_BYTES + payloadBytes;
-  if (end > buf.length) return undefined;
-  let crc = crc32(buf.subarray(offset + 12, offset + RECORD_HEADER_BYTES));
-  crc = crc32(buf.subarray(offset + RECORD_HEADER_BYTES, end), crc);
-  if (crc >>> 0 !== buf.readUInt32LE(offset + 8)) return undefined;
-  const seq = buf.readDoubleLE(offset + 12);
+/** Reads the record at `offset`, which intactRecordEnd must have accepted (this checks nothing). */
+export function readRecord(buf: Buffer, offset: number): DecodedRecord {
+  const seq = recordSeq(buf, offset);
   const n = buf.readUInt32LE(offset + 20);
   const flags = buf.readUInt32LE(offset + 24);
   const minTs = buf.readDoubleLE(offset + RECORD_HEADER_BYTES);
@@ -165,6 +233,16 @@ export function decodeRecord(buf: Buffer, offset: number): { record: DecodedReco
   const seriesIds = new Uint32Array(n);
   new Uint8Array(seriesIds.buffer).set(buf.subarray(at, at + n * 4));
   at += pad8(n * 4);
-  const strings = (flags & FLAG_HAS_STRINGS) !== 0 ? decodeStrings(buf, at) : null;
-  return { record: { seq, batch: { length: n, seriesIds, timestampsMs, values, strings } }, next: end };
+  const end = offset + RECORD_HEADER_BYTES + buf.readUInt32LE(offset + 4);
+  const strings = (flags & FLAG_HAS_STRINGS) !== 0 ? decodeStrings(buf, at, end) : null;
+  return { seq, batch: { length: n, seriesIds, timestampsMs, values, strings } };
+}
+
+/**
+ * Reads the record at `offset`; returns undefined when no intact record starts there (torn or
+ * corrupt), else the record and the offset after it.
+ */
+export function decodeRecord(buf: Buffer, offset: number): { record: DecodedRecord; next: number } | undefined {
+  const end = intactRecordEnd(buf, offset);
+  return end < 0 ? undefined : { record: readRecord(buf, offset), next: end };
 }

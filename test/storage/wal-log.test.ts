@@ -1,9 +1,9 @@
-// Owns the unit tests of the WAL segment files: append and replay, torn tails, corruption, release of segments, seq continuity.
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, readFileSync } from 'node:fs';
+// Owns the unit tests of the WAL segment files: append and replay, torn tails (cut silently), release of segments, seq continuity. Damage: wal-log.damage.test.ts.
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WAL_SEGMENT_BYTES_MAX, WalLog } from '../../src/storage/wal-log.js';
+import { WAL_SEGMENT_BYTES_MAX, WalLog, type WalReplayReport } from '../../src/storage/wal-log.js';
 import type { BatchColumns, DecodedRecord } from '../../src/storage/wal-record.js';
 import { batchOf, expectSameBatch, frame, type TestPoint } from './wal-fixtures.js';
 
@@ -17,16 +17,18 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function replayAll(wal: WalLog): DecodedRecord[] {
+/** Opens the WAL in `dir` afresh (as after a restart) and returns it with what replay handed out and reported. */
+function reopen(): { wal: WalLog; records: DecodedRecord[]; report: WalReplayReport } {
+  const wal = new WalLog(dir, 'normal');
   const records: DecodedRecord[] = [];
-  wal.replay((r) => records.push(r));
-  return records;
+  const report = wal.replay((r) => records.push(r));
+  return { wal, records, report };
 }
 
-/** Opens the WAL in `dir` afresh (as after a restart) and returns it with what replay handed out. */
-function reopen(): { wal: WalLog; records: DecodedRecord[] } {
-  const wal = new WalLog(dir, 'normal');
-  return { wal, records: replayAll(wal) };
+/** Asserts a replay cut a torn tail of `bytes` and reported no corruption, nor put anything aside. */
+function expectSilentTear(report: WalReplayReport, bytes: number): void {
+  expect(report).toMatchObject({ corruptSpans: 0, corruptBytes: 0, damage: [], quarantined: [], tornTailBytes: bytes });
+  expect(existsSync(join(dir, 'damaged'))).toBe(false);
 }
 
 function segments(): string[] {
@@ -134,9 +136,11 @@ describe('torn tails', () => {
     const sizes = writeThree();
     const path = join(dir, '0000000000000001.log');
     truncateSync(path, (sizes[2] as number) - 5);
-    const { wal, records } = reopen();
+    const { wal, records, report } = reopen();
     expect(records.map((r) => r.seq)).toEqual([1, 2]);
     expect(statSync(path).size).toBe(sizes[1]);
+    expectSilentTear(report, (sizes[2] as number) - 5 - (sizes[1] as number));
+    expect(report.recordsReplayed).toBe(2);
     // The torn record was never acknowledged, so its seq may be handed out again (or skipped).
     const seq = wal.append(batchOf(points(2, T0 + 99)));
     expect(seq).toBeGreaterThanOrEqual(3);
@@ -150,36 +154,23 @@ describe('torn tails', () => {
     after.wal.close();
   });
 
-  it('drops garbage bytes after the last record and cuts them off', () => {
-    const sizes = writeThree();
-    const path = join(dir, '0000000000000001.log');
-    appendFileSync(path, Buffer.from('garbage after the last record \u0000\u0001\u0002'));
-    const { wal, records } = reopen();
-    expect(records.map((r) => r.seq)).toEqual([1, 2, 3]);
-    expect(statSync(path).size).toBe(sizes[2]);
-    const seq = wal.append(batchOf(points(1, T0)));
-    expect(seq).toBeGreaterThanOrEqual(4);
-    wal.close();
-    const after = reopen();
-    expect(after.records.map((r) => r.seq)).toEqual([1, 2, 3, seq]);
-    after.wal.close();
-  });
-
   it('drops a torn header that starts like a record (magic, then nothing)', () => {
     const sizes = writeThree();
     const path = join(dir, '0000000000000001.log');
     const whole = readFileSync(path);
     appendFileSync(path, whole.subarray(0, 12));
-    const { wal, records } = reopen();
+    const { wal, records, report } = reopen();
     expect(records.map((r) => r.seq)).toEqual([1, 2, 3]);
     expect(statSync(path).size).toBe(sizes[2]);
+    expectSilentTear(report, 12);
     wal.close();
   });
 
   it('cuts a segment that holds only a torn record to nothing, keeping it as the seq marker', () => {
     writeFileSync(join(dir, '0000000000000001.log'), frame(1, batchOf(points(3, T0))).subarray(0, 20));
-    const { wal, records } = reopen();
+    const { wal, records, report } = reopen();
     expect(records).toEqual([]);
+    expectSilentTear(report, 20);
     expect(segments()).toEqual(['0000000000000001.log']);
     expect(statSync(join(dir, '0000000000000001.log')).size).toBe(0);
     const seq = wal.append(batchOf(points(1, T0)));
@@ -187,43 +178,6 @@ describe('torn tails', () => {
     const after = reopen();
     expect(after.records.map((r) => r.seq)).toEqual([seq]);
     after.wal.close();
-  });
-});
-
-describe('corruption', () => {
-  /** A closed log of three records (3, 4 and 5 points): its file, where the first record ends, and its bytes. */
-  function threeRecords(): { path: string; firstEnd: number; bytes: Buffer } {
-    const wal = new WalLog(dir, 'normal');
-    wal.replay(() => {});
-    const path = join(dir, '0000000000000001.log');
-    wal.append(batchOf(points(3, T0)));
-    const firstEnd = statSync(path).size;
-    wal.append(batchOf(points(4, T0)));
-    wal.append(batchOf(points(5, T0)));
-    wal.close();
-    return { path, firstEnd, bytes: readFileSync(path) };
-  }
-
-  it('stops at a record whose crc does not match and serves only the records before it', () => {
-    const { path, firstEnd, bytes } = threeRecords();
-    // Flip the stored crc of the middle record.
-    bytes.writeUInt32LE(bytes.readUInt32LE(firstEnd + 8) ^ 1, firstEnd + 8);
-    writeFileSync(path, bytes);
-    const { wal: again, records } = reopen();
-    expect(records.map((r) => r.seq)).toEqual([1]);
-    expectSameBatch((records[0] as DecodedRecord).batch, batchOf(points(3, T0)));
-    expect(statSync(path).size).toBe(firstEnd);
-    expect(again.append(batchOf(points(1, T0)))).toBeGreaterThan(1);
-    again.close();
-  });
-
-  it('stops at a record whose payload was altered', () => {
-    const { path, firstEnd, bytes } = threeRecords();
-    bytes[firstEnd + 45] = (bytes[firstEnd + 45] as number) ^ 0x80;
-    writeFileSync(path, bytes);
-    const { wal: again, records } = reopen();
-    expect(records.map((r) => r.seq)).toEqual([1]);
-    again.close();
   });
 });
 

@@ -1,6 +1,15 @@
-// Owns the unit tests of the WAL record layout: round trips, wide spans, framing and rejection of torn or corrupt bytes.
+// Owns the unit tests of the WAL record layout: round trips, wide spans, framing, rejection of torn or corrupt bytes, and telling a torn record apart.
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeRecord, encodeRecord, RECORD_HEADER_BYTES, RecordScratch } from '../../src/storage/wal-record.js';
+import {
+  decodeRecord,
+  encodeRecord,
+  intactRecordEnd,
+  isTornRecord,
+  RECORD_ALIGN_BYTES,
+  RECORD_HEADER_BYTES,
+  RecordScratch,
+} from '../../src/storage/wal-record.js';
 import { batchOf, expectSameBatch, frame, type TestPoint } from './wal-fixtures.js';
 
 const T0 = Date.UTC(2024, 0, 10, 12);
@@ -164,5 +173,80 @@ describe('torn and corrupt records are refused', () => {
     encodeRecord(2, batchOf([{ id: 1, t: T0, v: 1 }]), scratch);
     // The first record's buffers now view a rewritten header: write them before the next call.
     expect(Buffer.from(first.buffers[0] as Uint8Array).equals(firstHeader)).toBe(false);
+  });
+});
+
+/** Stores a fresh crc in the record at 0, as if the bytes had been framed that way (a forged or colliding frame). */
+function recrc(bytes: Buffer): Buffer {
+  const end = RECORD_HEADER_BYTES + bytes.readUInt32LE(4);
+  const crc = crc32(bytes.subarray(RECORD_HEADER_BYTES, end), crc32(bytes.subarray(12, RECORD_HEADER_BYTES)));
+  bytes.writeUInt32LE(crc >>> 0, 8);
+  return bytes;
+}
+
+describe('intactRecordEnd refuses frames whose crc checks but whose layout does not', () => {
+  const numbers = frame(3, batchOf([{ id: 1, t: T0, v: 1 }, { id: 2, t: T0 + 1, v: 2 }]));
+  const strings = frame(3, batchOf([{ id: 1, t: T0, v: 'up' }, { id: 2, t: T0 + 1, v: 2 }]));
+
+  it('accepts the frames as written', () => {
+    expect(intactRecordEnd(numbers, 0)).toBe(numbers.length);
+    expect(intactRecordEnd(strings, 0)).toBe(strings.length);
+  });
+
+  it('refuses a count that does not fit the length', () => {
+    const copy = Buffer.from(numbers);
+    copy.writeUInt32LE(3, 20);
+    expect(intactRecordEnd(recrc(copy), 0)).toBe(-1);
+  });
+
+  it('refuses flags no encoder writes', () => {
+    const copy = Buffer.from(numbers);
+    copy.writeUInt32LE(copy.readUInt32LE(24) | 4, 24);
+    expect(intactRecordEnd(recrc(copy), 0)).toBe(-1);
+  });
+
+  it('refuses a length that is not a multiple of the alignment', () => {
+    const copy = Buffer.concat([strings, Buffer.alloc(RECORD_ALIGN_BYTES)]);
+    copy.writeUInt32LE(copy.readUInt32LE(4) + 4, 4);
+    expect(intactRecordEnd(recrc(copy), 0)).toBe(-1);
+  });
+
+  it('reads a forged strings section without leaving the record (its crc checks, its entries do not fit)', () => {
+    const forged = Buffer.from(strings);
+    const section = strings.length - 16;
+    forged.writeUInt32LE(3, section);
+    forged.writeUInt32LE(1000, section + 8);
+    const decoded = decodeRecord(recrc(forged), 0);
+    expect(decoded?.next).toBe(forged.length);
+    expect([...(decoded?.record.batch.strings ?? new Map<number, string>()).values()]).toEqual(['up\u0000\u0000']);
+  });
+});
+
+describe('isTornRecord', () => {
+  const record = frame(7, batchOf([{ id: 1, t: T0, v: 1 }, { id: 2, t: T0 + 1, v: 'two' }]));
+
+  it('is true for every cut of the record short of its end, given the next seq', () => {
+    for (let cut = 1; cut < record.length; cut++) expect(isTornRecord(record.subarray(0, cut), 0, 7), `cut at ${cut}`).toBe(true);
+  });
+
+  it('is false for a whole header of another seq', () => {
+    expect(isTornRecord(record.subarray(0, 40), 0, 8)).toBe(false);
+  });
+
+  it('is false for a short tail that does not start like the magic', () => {
+    expect(isTornRecord(Buffer.from([0x31, 0x52, 0x00]), 0, 7)).toBe(false);
+    expect(isTornRecord(Buffer.alloc(16), 0, 7)).toBe(false);
+  });
+
+  it('is false for a complete record whose length field alone claims more (damage, not a tear)', () => {
+    const copy = Buffer.from(record);
+    copy.writeUInt32LE(copy.readUInt32LE(4) + 64, 4);
+    expect(isTornRecord(copy, 0, 7)).toBe(false);
+  });
+
+  it('is false for a complete record (it is no tear; it did not check for another reason)', () => {
+    const copy = Buffer.from(record);
+    copy[40] = (copy[40] as number) ^ 1;
+    expect(isTornRecord(copy, 0, 7)).toBe(false);
   });
 });
