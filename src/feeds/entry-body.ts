@@ -16,6 +16,9 @@ const parser = new XMLParser({
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 
+/** How fast-xml-parser names the element it refused in its error message ('Invalid name: "__proto__" ...'). */
+const REFUSED_NAME = /Invalid name: "([^"]*)"/;
+
 function invalid(message: string): StrataError {
   return new StrataError('FEED_ENTRY_INVALID', message);
 }
@@ -47,12 +50,46 @@ function decodeBase64(text: string): string {
   return Buffer.from(text.replace(/\s+/g, ''), 'base64').toString('utf8');
 }
 
+/**
+ * The parsed document of well-formed XML. The parser still refuses documents it cannot represent
+ * safely: an element named __proto__, constructor or prototype (it would reach Object.prototype)
+ * throws a plain Error, which is the publisher's fault, so it is FEED_ENTRY_INVALID, never a 500.
+ */
+function parseXml(xml: string): Record<string, unknown> {
+  try {
+    return parser.parse(xml) as Record<string, unknown>;
+  } catch (error) {
+    const name = REFUSED_NAME.exec(String((error as Error | undefined)?.message))?.[1];
+    if (name !== undefined) throw invalid(`An entry document may not use the name ${JSON.stringify(name)}, which is reserved in JavaScript objects.`);
+    throw invalid('The body is not an Atom entry document this service can read.');
+  }
+}
+
+/**
+ * A JSON document without the keys Strata's other JSON bodies refuse (fastify's own parser does):
+ * `__proto__`, and `constructor` holding a `prototype`. Neither can pollute here (JSON.parse makes
+ * them own properties), but a body one API refuses should not be silently taken by another.
+ */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text, (key: string, value: unknown) => {
+      if (key === '__proto__' || (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype'))) {
+        throw invalid(`An entry may not use the key ${JSON.stringify(key)}${key === 'constructor' ? ' with a prototype' : ''}.`);
+      }
+      return value;
+    });
+  } catch (error) {
+    if (error instanceof StrataError) throw error;
+    throw invalid('The body is not valid JSON.');
+  }
+}
+
 /** Reads an Atom `<entry>` document (default or prefixed Atom namespace). Throws FEED_ENTRY_INVALID. */
 export function entryFromAtom(xml: string): NewEntry {
   // A DOCTYPE can declare entities that expand without bound; an entry never needs one.
   if (/<!DOCTYPE/i.test(xml)) throw invalid('An entry document may not carry a DOCTYPE.');
   if (XMLValidator.validate(xml) !== true) throw invalid('The body is not well-formed XML.');
-  const document = parser.parse(xml) as Record<string, unknown>;
+  const document = parseXml(xml);
   const entry = document['entry'];
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid('The body must be one Atom <entry> element.');
   const fields = entry as Record<string, unknown>;
@@ -71,12 +108,7 @@ export function entryFromAtom(xml: string): NewEntry {
 
 /** Reads `{"entry": {"title", "category": [{"term"}], "content": {"type", "@text"}}}`. Throws FEED_ENTRY_INVALID. */
 export function entryFromJson(text: string): NewEntry {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch {
-    throw invalid('The body is not valid JSON.');
-  }
+  const document = parseJson(text);
   const entry = (document as { entry?: unknown } | null)?.entry;
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw invalid('The body must be {"entry": {...}}.');
   const fields = entry as Record<string, unknown>;

@@ -26,6 +26,7 @@ export interface StoredDoc<D> {
 }
 
 interface DocRow {
+  tenant?: string;
   id: string;
   entity_id: string | null;
   doc: string;
@@ -39,7 +40,7 @@ function toStored<D>(row: DocRow): StoredDoc<D> {
   return { id: row.id, entityId: row.entity_id, doc: JSON.parse(row.doc) as D, createdMs: row.created_ms, updatedMs: row.updated_ms };
 }
 
-/** Prepared statements over the document tables; every statement filters by tenant first. */
+/** Prepared statements over the document tables; every statement but the migration scan filters by tenant first. */
 export class DocStore {
   private readonly cache = new Map<string, Database.Statement>();
 
@@ -108,6 +109,23 @@ export class DocStore {
     const { clause, params } = this.where(table, scope);
     const rows = this.statement(`SELECT ${this.columns(table)} FROM ${table} WHERE ${clause} AND id >= ? ORDER BY id LIMIT ?`).all(...params, marker, limit) as DocRow[];
     return rows.map((row) => toStored<D>(row));
+  }
+
+  /**
+   * Calls `visit` with every object of the table, of every tenant, in no set order. The connection
+   * is busy until the scan ends, so `visit` must not write (collect, then write).
+   */
+  scan<D>(table: DocTable, visit: (scope: DocScope, stored: StoredDoc<D>) => void): void {
+    for (const row of this.statement(`SELECT tenant, ${this.columns(table)} FROM ${table}`).iterate() as IterableIterator<DocRow>) {
+      const tenant = row.tenant ?? '';
+      visit(row.entity_id === null ? { tenant } : { tenant, entityId: row.entity_id }, toStored<D>(row));
+    }
+  }
+
+  /** Rewrites how an object is stored, keeping updated_ms (its fields mean the same: a migration, not a change); false when it does not exist. */
+  rewrite(table: DocTable, scope: DocScope, id: string, doc: unknown): boolean {
+    const { clause, params } = this.where(table, scope);
+    return this.statement(`UPDATE ${table} SET doc = ? WHERE ${clause} AND id = ?`).run(JSON.stringify(doc), ...params, id).changes === 1;
   }
 
   /** How many objects the scope holds. */

@@ -3,23 +3,35 @@ import type { StoredDoc } from './doc-store.js';
 import { DocCollection, type CollectionDeps } from './doc-collection.js';
 import { alarmDoc, type AlarmDoc } from './alarm-rules.js';
 import { checkDoc, type CheckContext, type CheckDoc } from './check-rules.js';
+import { decryptDetails, redactDetails, encryptGivenDetails, encryptStoredDetails } from './check-secrets.js';
 import { entityDoc, type EntityDoc } from './entity-rules.js';
 import { childrenExist, fieldError, parentNotFound } from './monitoring-errors.js';
 import { ALARMS_PER_ENTITY_MAX, CHECKS_PER_ENTITY_MAX, ENTITIES_PER_TENANT_MAX } from './monitoring-limits.js';
 import type { MonitoringZone } from './monitoring-zones.js';
 import type { PlanDoc } from './notification-rules.js';
 import type { Page, PageRequest } from './paging.js';
+import type { SecretBox } from './secret-box.js';
 import type { AlarmCreate, AlarmUpdate } from './schemas/alarm-schema.js';
 import type { CheckCreate, CheckUpdate } from './schemas/check-schema.js';
 import type { EntityCreate, EntityUpdate } from './schemas/entity-schema.js';
 
-/** What the entity service needs: store, clock, the zones, and the plans (alarms name one). */
+/** What the entity service needs: store, clock, the zones, the plans (alarms name one), and the box check secrets are encrypted with. */
 export interface EntityServiceDeps extends CollectionDeps {
   readonly zones: readonly MonitoringZone[];
   readonly plans: DocCollection<PlanDoc>;
+  readonly secrets: SecretBox;
 }
 
-/** Entities and the checks and alarms that belong to them. */
+/** A check as reads show it: its secrets redacted (check-secrets.ts). */
+function shown(stored: StoredDoc<CheckDoc>): StoredDoc<CheckDoc> {
+  const details = redactDetails(stored.doc.details);
+  return details === stored.doc.details ? stored : { ...stored, doc: { ...stored.doc, details } };
+}
+
+/**
+ * Entities and the checks and alarms that belong to them. Check secrets (passwords, credential
+ * headers) are stored encrypted, read back redacted, and decrypted only by checkWithSecrets.
+ */
 export class EntityService {
   private readonly entities: DocCollection<EntityDoc>;
   private readonly checks: DocCollection<CheckDoc>;
@@ -84,26 +96,61 @@ export class EntityService {
     return this.entities.list({ tenant }, page);
   }
 
-  /** Creates a check on an entity; returns its id. */
+  /** Creates a check on an entity, its secrets encrypted; returns its id. */
   createCheck(tenant: string, entityId: string, body: CheckCreate): string {
     return this.tx(() => {
       const entity = this.parent(tenant, entityId);
-      return this.checks.create({ tenant, entityId }, checkDoc(body, this.checkContext(entity.doc)));
+      const doc = checkDoc(body, this.checkContext(entity.doc));
+      return this.checks.create({ tenant, entityId }, { ...doc, details: encryptGivenDetails(doc.details, undefined, this.deps.secrets, tenant) });
     });
   }
 
-  /** One check of an entity; MONITORING_PARENT_NOT_FOUND or MONITORING_OBJECT_NOT_FOUND when missing. */
+  /** One check of an entity, its secrets redacted; MONITORING_PARENT_NOT_FOUND or MONITORING_OBJECT_NOT_FOUND when missing. */
   check(tenant: string, entityId: string, id: string): StoredDoc<CheckDoc> {
     this.parent(tenant, entityId);
-    return this.checks.get({ tenant, entityId }, id);
+    return shown(this.checks.get({ tenant, entityId }, id));
   }
 
-  /** Updates a check's fields. */
+  /**
+   * One check with its secrets in plaintext, for the check runner, which must send them; the only
+   * reader that decrypts. Throws MONITORING_SECRET_UNREADABLE when a secret does not decrypt.
+   */
+  checkWithSecrets(tenant: string, entityId: string, id: string): StoredDoc<CheckDoc> {
+    this.parent(tenant, entityId);
+    const stored = this.checks.get({ tenant, entityId }, id);
+    return { ...stored, doc: { ...stored.doc, details: decryptDetails(stored.doc.details, this.deps.secrets, tenant) } };
+  }
+
+  /**
+   * Updates a check's fields. Details given are encrypted anew (a redacted secret sent back keeps the
+   * stored one); details left out stay as stored, any plaintext of older data in them encrypted now.
+   */
   updateCheck(tenant: string, entityId: string, id: string, body: CheckUpdate): void {
     this.tx(() => {
       const entity = this.parent(tenant, entityId);
       const existing = this.checks.get({ tenant, entityId }, id);
-      this.checks.replace({ tenant, entityId }, id, checkDoc(body, this.checkContext(entity.doc), existing.doc));
+      const doc = checkDoc(body, this.checkContext(entity.doc), existing.doc);
+      const details =
+        body.details === undefined
+          ? encryptStoredDetails(doc.details, this.deps.secrets, tenant)
+          : encryptGivenDetails(doc.details, existing.doc.details, this.deps.secrets, tenant);
+      this.checks.replace({ tenant, entityId }, id, { ...doc, details });
+    });
+  }
+
+  /**
+   * Encrypts the plaintext secrets older versions stored in check details, in one transaction;
+   * updated_at stays, since the checks do not change. Returns how many checks were rewritten.
+   */
+  encryptStoredSecrets(): number {
+    return this.tx(() => {
+      const pending: { scope: { tenant: string; entityId?: string }; id: string; doc: CheckDoc }[] = [];
+      this.deps.store.docs.scan<CheckDoc>('mon_check', (scope, stored) => {
+        const details = encryptStoredDetails(stored.doc.details, this.deps.secrets, scope.tenant);
+        if (details !== stored.doc.details) pending.push({ scope, id: stored.id, doc: { ...stored.doc, details } });
+      });
+      for (const { scope, id, doc } of pending) this.deps.store.docs.rewrite('mon_check', scope, id, doc);
+      return pending.length;
     });
   }
 
@@ -117,10 +164,11 @@ export class EntityService {
     });
   }
 
-  /** A page of an entity's checks. */
+  /** A page of an entity's checks, their secrets redacted. */
   listChecks(tenant: string, entityId: string, page: PageRequest): Page<StoredDoc<CheckDoc>> {
     this.parent(tenant, entityId);
-    return this.checks.list({ tenant, entityId }, page);
+    const listed = this.checks.list({ tenant, entityId }, page);
+    return { ...listed, values: listed.values.map(shown) };
   }
 
   /** An alarm's check must be on the same entity and its plan must exist. */

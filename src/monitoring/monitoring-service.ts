@@ -9,6 +9,7 @@ import { MonitoringStore } from './monitoring-store.js';
 import { resolveZones, type MonitoringZone } from './monitoring-zones.js';
 import { NotificationService } from './notification-service.js';
 import type { Page, PageRequest } from './paging.js';
+import { SecretBox } from './secret-box.js';
 import { loadTokenKey } from './token-key.js';
 
 /** Options of openMonitoring. */
@@ -41,10 +42,15 @@ export class MonitoringService {
     this.clock = options.clock;
     this.store = new MonitoringStore(options.dir);
     const deps = { store: this.store, clock: options.clock };
+    // One server key, two independent uses: agent token values (HMAC) and encrypting check secrets (HKDF-derived key).
+    const serverKey = loadTokenKey(options.dir);
     this.notifications = new NotificationService(deps);
-    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans });
-    this.agents = new AgentService(this.store, options.clock, loadTokenKey(options.dir));
+    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans, secrets: new SecretBox(serverKey) });
+    this.agents = new AgentService(this.store, options.clock, serverKey);
     this.changelogs = new ChangelogService(this.store, options.clock);
+    // Files written before check secrets were encrypted hold them in plaintext: encrypt them on open,
+    // and checkpoint at once so the main file keeps no page with the plaintext.
+    if (this.entities.encryptStoredSecrets() > 0) this.store.checkpoint();
   }
 
   /** Operation 5: a page of the metrics a check has produced (MONITORING_PARENT_NOT_FOUND or MONITORING_OBJECT_NOT_FOUND when the entity or check is missing). */

@@ -25,6 +25,10 @@ export class MonitoringStore {
     if (dir !== undefined) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     // 'normal' durability: a crash may lose the last committed change, like the identity file.
     this.db = openDatabase(dir === undefined ? ':memory:' : join(dir, MONITORING_FILE_NAME), { file: 'monitoring', durability: 'normal' });
+    // Check secrets are stored encrypted; secure_delete zeroes the bytes a rewrite frees, so that
+    // encrypting the plaintext an older version stored (EntityService.encryptStoredSecrets) leaves
+    // no copy of it in free space within or between pages. Monitoring writes are few: no cost shows.
+    this.db.pragma('secure_delete = ON');
     this.docs = new DocStore(this.db);
     this.agents = new AgentStore(this.db);
     this.changelogs = new ChangelogStore(this.db);
@@ -33,6 +37,14 @@ export class MonitoringStore {
   /** Runs `work` in one transaction: a check-then-write (limits, references) is atomic. */
   transaction<T>(work: () => T): T {
     return this.db.transaction(work)();
+  }
+
+  /**
+   * Copies the write-ahead log into the main file and empties it, so pages a rewrite replaced are
+   * overwritten now rather than at SQLite's next automatic checkpoint.
+   */
+  checkpoint(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   /** Closes the file. */

@@ -1,4 +1,4 @@
-// Owns the secret key agent token values are derived with: monitoring.key in the data directory, mode 0600.
+// Owns the server's monitoring secret key (agent token values are derived with it, check secrets encrypted under a key derived from it): monitoring.key in the data directory, mode 0600.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,8 @@ const TOKEN_KEY_BYTES = 32;
 
 /**
  * The key of `dir` (created on first use), or a fresh key when `dir` is undefined. It lives beside,
- * not inside, monitoring.sqlite, so a copy of the database alone yields no usable agent token.
+ * not inside, monitoring.sqlite, so a copy of the database alone yields no usable agent token and
+ * no check secret (secret-box.ts).
  */
 export function loadTokenKey(dir: string | undefined): Buffer {
   if (dir === undefined) return randomBytes(TOKEN_KEY_BYTES);

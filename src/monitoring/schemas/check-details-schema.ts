@@ -1,4 +1,5 @@
 // Owns the JSON schema of each check type's details: remote.http's request settings and the agent checks' parameters.
+import { REDACTED_SECRET } from '../check-secrets.js';
 import { AGENT_CHECK_TYPE_IDS, HTTP_METHODS, REMOTE_HTTP, type AgentCheckTypeId, type CheckTypeId } from '../check-types.js';
 import {
   CHECK_DETAIL_TEXT_LENGTH_MAX,
@@ -14,6 +15,9 @@ import type { JsonSchema } from './json-schema.js';
 function detailText(description: string): JsonSchema {
   return { type: 'string', minLength: 1, maxLength: CHECK_DETAIL_TEXT_LENGTH_MAX, description };
 }
+
+/** How reads show a secret, and what sending that back does (docs/monitoring-api.md, "Check secrets"). */
+const SECRET_NOTE = `Stored encrypted; reads show ${JSON.stringify(REDACTED_SECRET)}, and ${JSON.stringify(REDACTED_SECRET)} sent back in an update keeps the stored value.`;
 
 /** A map of names to strings of at most CHECK_DETAIL_TEXT_LENGTH_MAX characters, at most `max` entries. */
 function stringMap(max: number, description: string): JsonSchema {
@@ -33,15 +37,21 @@ const HTTP_DETAILS: JsonSchema = {
   required: ['url'],
   description: 'Settings of a remote.http check: the request it makes from each monitoring zone.',
   properties: {
-    url: httpUrlSchema(CHECK_DETAIL_TEXT_LENGTH_MAX, `Absolute http or https URL the check requests, at most ${CHECK_DETAIL_TEXT_LENGTH_MAX} characters.`),
+    url: httpUrlSchema(
+      CHECK_DETAIL_TEXT_LENGTH_MAX,
+      `Absolute http or https URL the check requests, at most ${CHECK_DETAIL_TEXT_LENGTH_MAX} characters, without a password (give it as auth_password).`,
+    ),
     method: { type: 'string', enum: HTTP_METHODS, description: 'HTTP method of the request; GET when left out.' },
     follow_redirects: { type: 'boolean', description: 'Whether redirects are followed; true when left out.' },
     include_body: { type: 'boolean', description: 'Whether the response body is kept with the check result; false when left out.' },
     body: detailText('Regular expression the response body is matched against; the match becomes a metric.'),
     body_matches: stringMap(HTTP_CHECK_BODY_MATCHES_MAX, `Named regular expressions the response body is matched against, at most ${HTTP_CHECK_BODY_MATCHES_MAX}.`),
-    headers: stringMap(HTTP_CHECK_HEADERS_MAX, `Request headers by name, at most ${HTTP_CHECK_HEADERS_MAX}.`),
+    headers: stringMap(
+      HTTP_CHECK_HEADERS_MAX,
+      `Request headers by name, at most ${HTTP_CHECK_HEADERS_MAX}. Values of credential headers (Authorization, Cookie, X-Auth-Token, X-Api-Key and the like): ${SECRET_NOTE}`,
+    ),
     auth_user: detailText('User name for HTTP basic authentication.'),
-    auth_password: detailText('Password for HTTP basic authentication.'),
+    auth_password: detailText(`Password for HTTP basic authentication. ${SECRET_NOTE}`),
     payload: { type: 'string', maxLength: HTTP_CHECK_PAYLOAD_LENGTH_MAX, description: `Request body sent with the request, at most ${HTTP_CHECK_PAYLOAD_LENGTH_MAX} characters.` },
   },
 };
@@ -74,7 +84,7 @@ function agentDetails(type: AgentCheckTypeId): JsonSchema {
     additionalProperties: AGENT_PARAMETER,
     required: Object.keys(required),
     properties: Object.fromEntries(Object.entries(required).map(([name, description]) => [name, { ...AGENT_PARAMETER, description }])),
-    description: `Parameters of an ${type} check, at most ${CHECK_DETAILS_KEYS_MAX}: strings of at most ${CHECK_DETAIL_TEXT_LENGTH_MAX} characters, numbers or booleans.`,
+    description: `Parameters of an ${type} check, at most ${CHECK_DETAILS_KEYS_MAX}: strings of at most ${CHECK_DETAIL_TEXT_LENGTH_MAX} characters, numbers or booleans. String parameters named like credentials (password, token, secret, api_key): ${SECRET_NOTE}`,
   };
 }
 
