@@ -85,6 +85,10 @@ function sendEntry(reply: FastifyReply, request: FastifyRequest, address: FeedAd
 }
 
 async function publish(context: ServerContext, feed: FeedInfo, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  // With neither a body nor a Content-Type fastify runs no parser, so there is no entry at all.
+  if (request.body === undefined) {
+    throw new StrataError('FEED_ENTRY_INVALID', `Publishing needs an entry in the body: an Atom entry (${ATOM_TYPE}) or its JSON form.`);
+  }
   const published = context.feeds.publish(tenantOf(request), feed, request.body as NewEntry);
   const address = addressOf(context, request, feed);
   void reply.header('location', entryHref(address, published.id));

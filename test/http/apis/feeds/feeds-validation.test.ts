@@ -254,6 +254,12 @@ describe('feeds media types and URLs', () => {
     expect(await entryCount()).toBe(before);
   });
 
+  it('no body and no Content-Type is a 400 FEED_ENTRY_INVALID (no parser ran, so there is no entry), and publishes nothing', async () => {
+    const before = await entryCount();
+    for (const path of FEEDS) await expectFaultAnyForm((accept) => send('POST', path, { accept }), 400, 'FEED_ENTRY_INVALID');
+    expect(await entryCount()).toBe(before);
+  });
+
   it('a body without Content-Type is a 415 in the feeds shape', async () => {
     await expectFaultAnyForm((accept) => send('POST', FEED, { raw: atomEntry('x'), accept }), 415, 'HTTP_CONTENT_TYPE_UNSUPPORTED');
   });
