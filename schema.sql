@@ -3,8 +3,13 @@
 -- version it was created with in PRAGMA user_version, and a file newer than this build is refused.
 -- Version history:
 --   1  catalog (series, sealed, rollup_due), partition (chunk) and identity (users, tokens) files.
+--   2  catalog: partition_file and damaged_partition (issue 10). The migration is this file itself:
+--      a file below this version gets its section run again, and every statement is CREATE ... IF
+--      NOT EXISTS, so an older catalog gains the two tables (empty; the store fills partition_file
+--      in at its next open by adopting the files it finds) and every other file only has its
+--      user_version raised. Nothing existing changes shape, so no data is rewritten.
 
--- @version 1
+-- @version 2
 
 -- @file catalog
 -- catalog.sqlite: the series registry and the engine's bookkeeping. One writer: the main thread.
@@ -37,9 +42,41 @@ CREATE TABLE IF NOT EXISTS rollup_due (
   PRIMARY KEY (source_res, source_start_ms, series_id)
 ) STRICT, WITHOUT ROWID;
 
+-- One row per partition file that must exist: a row is written in the same transaction that
+-- records a write into the file (the seal marker, the rollup's due bookkeeping), after the file's
+-- own commit, so chunks is what the file held at its last recorded write. After a crash the file
+-- may hold more chunks than recorded (its write committed, the catalog's did not); never fewer:
+-- fewer, or no file at all, is damage. first_seq (FULL only) is the lowest WAL seq whose points
+-- were sealed into the file, NULL when unknown (a file adopted from a data directory written before
+-- version 2): `strata check --repair` restores a damaged FULL file from the WAL only when every
+-- record from first_seq on is still there. Retention deletes the row with the file.
+CREATE TABLE IF NOT EXISTS partition_file (
+  res        TEXT NOT NULL,
+  start_ms   INTEGER NOT NULL,
+  chunks     INTEGER NOT NULL,
+  first_seq  INTEGER,
+  PRIMARY KEY (res, start_ms)
+) STRICT, WITHOUT ROWID;
+
+-- Partitions found damaged (reason: missing, empty, header, truncated, corrupt, chunks) or given up
+-- on by a repair (lost), so they are not verified again on every query and every query that needs
+-- one fails naming its range. detail is the sentence shown to people. `strata check --repair`
+-- deletes a row once the partition is rebuilt, restored or, with --accept-loss, given up on.
+CREATE TABLE IF NOT EXISTS damaged_partition (
+  res          TEXT NOT NULL,
+  start_ms     INTEGER NOT NULL,
+  reason       TEXT NOT NULL,
+  detail       TEXT NOT NULL,
+  detected_ms  INTEGER NOT NULL,
+  PRIMARY KEY (res, start_ms)
+) STRICT, WITHOUT ROWID;
+
 -- @file partition
 -- partitions/<RES>/<start_ms>.sqlite: one resolution over one partition window. Retention deletes
--- the whole file once the window has expired.
+-- the whole file once the window has expired. A file is verified before use (storage/
+-- partition-header.ts, partition-verify.ts): its header (magic, page size, whole pages), then,
+-- once per process on first use, PRAGMA quick_check and its chunk count against partition_file.
+-- Files are never created by a read: a missing file the catalog lists is damage, not emptiness.
 
 -- One row per series and chunk window. key = series_id * 16 + slot, where slot is the chunk's index
 -- inside the partition window (partition width / chunk width <= 16), so a point lookup is a rowid

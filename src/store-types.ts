@@ -123,16 +123,26 @@ export interface MetricInfo {
 
 /** Options of listMetrics: a glob (`*` and `?`), a page size and a marker to start after. */
 export interface ListMetricsOptions {
+  /** Names must match it: `*` any run of characters (empty too), `?` one UTF-16 code unit, anything else itself. */
   readonly glob?: string;
+  /** Most names in the page, 1 to METRICS_PAGE_MAX (default METRICS_PAGE_DEFAULT). */
   readonly limit?: number;
   /** Name after which the page starts (exclusive). */
   readonly after?: string;
 }
 
-/** A page of metrics. */
+/**
+ * A page of metrics. One call tests at most METRIC_SEARCH_SCAN_NAMES_MAX names against the glob,
+ * so a page may be short, even empty, while more matches follow: only `nextAfter === null` means
+ * the listing is complete. Following `nextAfter` until it is null yields every matching name
+ * exactly once, in order (names registered meanwhile appear when they sort after the marker).
+ */
 export interface MetricPage {
   readonly metrics: readonly MetricInfo[];
-  /** Name to pass as `after` for the next page; null on the last page. */
+  /**
+   * Name to pass as `after` for the next page; null on the last page. The page's last name when
+   * the page is full, the last name tested when the scan budget ran out first.
+   */
   readonly nextAfter: string | null;
 }
 
@@ -146,6 +156,30 @@ export interface StoreStats {
   readonly rollupLagMs: number;
   /** Source points (FULL) and source buckets (coarser levels) rolled up since the store opened. */
   readonly rolledUpSources: number;
+  /** Partitions known to be damaged or lost (queries that need them fail with STORE_PARTITION_DAMAGED). */
+  readonly damagedPartitions: number;
+  /** False while write-ahead log appends fail (ingest answers STORE_NOT_DURABLE). */
+  readonly durable: boolean;
+}
+
+/** One reason a store is not fully healthy, shaped like an error: a stable code, a sentence, details. */
+export interface HealthReason {
+  /** The error code of the condition (STORE_PARTITION_DAMAGED, STORE_NOT_DURABLE, ...). */
+  readonly code: string;
+  readonly message: string;
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What the store can promise now. ok: nothing is wrong. degraded: some data cannot be served (a
+ * damaged or lost partition; damage found in the write-ahead log) but every write it accepts is
+ * durable. unavailable: writes cannot be made durable (the write-ahead log cannot be written), so
+ * ingest fails until it can.
+ */
+export interface StoreHealth {
+  readonly status: 'ok' | 'degraded' | 'unavailable';
+  /** Empty when ok; otherwise every reason, the ones that make it unavailable first. */
+  readonly reasons: readonly HealthReason[];
 }
 
 /** The embeddable store. */
@@ -161,12 +195,17 @@ export interface Store {
   query(request: QueryRequest): Promise<QueryResult>;
   /** The planner's decision, without reading data. */
   plan(request: QueryRequest): QueryPlan;
-  /** Metric names of a tenant, sorted, paged. */
+  /** Metric names of a tenant, sorted, paged; a page may be short before the end (see MetricPage). */
   listMetrics(tenant: string, options?: ListMetricsOptions): MetricPage;
   /** Seals every window and runs every rollup due (ignoring the grace), then sweeps. */
   flush(): Promise<void>;
   /** Current counters. */
   stats(): StoreStats;
+  /**
+   * What the store can promise now, with the reasons (throws STORE_CLOSED once closed). Optional so
+   * wrappers and other backends may leave it out: they are taken as healthy while stats() answers.
+   */
+  health?(): StoreHealth;
   /** Makes everything durable, stops workers and closes files. */
   close(): Promise<void>;
 }

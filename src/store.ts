@@ -2,8 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { StrataError } from './core/errors.js';
-import { HEAD_POINTS_MAX, HEAD_POINTS_SEAL_EARLY, INGEST_BATCH_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX, SEAL_QUIET_MS } from './core/limits.js';
-import { globToRegExp } from './model/glob.js';
+import { HEAD_POINTS_MAX, HEAD_POINTS_SEAL_EARLY, INGEST_BATCH_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRIC_SEARCH_SCAN_NAMES_MAX, METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX, SEAL_QUIET_MS } from './core/limits.js';
+import { compileGlob } from './model/glob.js';
 import { LAYOUT, type RollupResolution } from './model/resolution.js';
 import { checkColumnsShape, type PointColumns } from './model/point-columns.js';
 import type { Point } from './model/sample.js';
@@ -11,6 +11,7 @@ import { Head } from './ingest/head.js';
 import { sealWindow, type LiveRecords, type SealerDeps } from './ingest/sealer.js';
 import { IngestScratch, validateBatch, validateColumns, type TimeBounds, type ValidatedBatch } from './ingest/validate.js';
 import { ChunkCache } from './query/chunk-cache.js';
+import { scanMetricNames } from './query/metric-scan.js';
 import { overLimitMessage, planQuery } from './query/planner.js';
 import { readBuckets, readSamples, type ReaderSources } from './query/series-reader.js';
 import { valuesFromBuckets, valuesFromSamples } from './query/values.js';
@@ -21,18 +22,24 @@ import { RollupScheduler } from './rollup/scheduler.js';
 import { Catalog } from './storage/catalog.js';
 import { lockDirectory } from './storage/dir-lock.js';
 import { PRIVATE_DIR_MODE } from './storage/open-database.js';
+import { partitionEndOf } from './storage/partition-damage.js';
+import { PartitionLedger } from './storage/partition-ledger.js';
 import { PartitionSet } from './storage/partition-set.js';
 import { SeriesRegistry } from './storage/series-registry.js';
 import { WalLog } from './storage/wal-log.js';
+import { healthOf, WalDurability } from './store-health.js';
 import { resolveStoreOptions, type StoreConfig } from './store-options.js';
-import type { ListMetricsOptions, MetricPage, QueryPlan, QueryRequest, QueryResult, Store, StoreOptions, StoreStats, WriteOptions, WriteResult } from './store-types.js';
+import type { HealthReason, ListMetricsOptions, MetricPage, QueryPlan, QueryRequest, QueryResult, Store, StoreHealth, StoreOptions, StoreStats, WriteOptions, WriteResult } from './store-types.js';
 
 class EngineStore implements Store {
   private readonly cfg: StoreConfig;
   private readonly catalog: Catalog;
   private readonly registry: SeriesRegistry;
   private readonly partitions: PartitionSet;
+  /** Which partition files must exist, their counts and their damage (mirrored in the catalog). */
+  private readonly ledger: PartitionLedger;
   private readonly wal: WalLog;
+  private readonly walDurability: WalDurability;
   private readonly head = new Head();
   private readonly scratch = new IngestScratch();
   private readonly live: LiveRecords = new Map();
@@ -55,11 +62,25 @@ class EngineStore implements Store {
     this.unlock = unlock;
     this.catalog = new Catalog(join(cfg.dir, 'catalog.sqlite'), cfg.durability);
     this.registry = new SeriesRegistry(this.catalog);
-    this.partitions = new PartitionSet(cfg.dir, cfg.durability);
+    this.ledger = new PartitionLedger({
+      dataDir: cfg.dir,
+      catalog: this.catalog,
+      clock: cfg.clock,
+      logger: cfg.logger,
+      // Chunks read before the damage was found must not keep answering for it. (During the open
+      // check below the cache does not exist yet, and nothing is cached.)
+      onDamaged: (d) => (this.cache as ChunkCache | undefined)?.invalidateRange(d.res, d.startMs, partitionEndOf(d.res, d.startMs)),
+    });
+    // Cheap for listed files (header and size); files the catalog does not list are verified once and adopted.
+    this.ledger.open();
+    this.partitions = new PartitionSet(cfg.dir, cfg.durability, this.ledger);
+    // Listed files that are missing stay known, so the sweeper still drops their rows once they expire.
+    for (const { res, startMs } of this.ledger.known()) this.partitions.noteCreated(res, startMs);
     this.sealed = this.catalog.loadSealed();
     this.due = new DueIndex(this.catalog.loadDue(), cfg.clock.now());
     this.cache = new ChunkCache(this.partitions);
     this.wal = new WalLog(join(cfg.dir, 'wal'), cfg.durability);
+    this.walDurability = new WalDurability(cfg.dir, 'wal');
     this.replay();
     this.pool = new RollupPool(cfg.workers);
     this.scheduler = new RollupScheduler({
@@ -74,6 +95,7 @@ class EngineStore implements Store {
         this.partitions.noteCreated(res, start);
         this.cache.invalidate(res, start, ids);
       },
+      partitions: this.ledger,
     });
     this.sealer = {
       head: this.head,
@@ -84,6 +106,8 @@ class EngineStore implements Store {
       markDue: (start, ids) => this.due.add('FULL', start, ids, cfg.clock.now()),
       onChunksWritten: (start, ids) => this.cache.invalidate('FULL', start, ids),
       lastSeq: () => this.lastSeq,
+      partitionDamaged: (start) => this.ledger.damageOf('FULL', start) !== undefined,
+      onPartitionRecorded: (row) => this.ledger.learn([row]),
     };
     this.reader = {
       cache: this.cache,
@@ -164,7 +188,15 @@ class EngineStore implements Store {
       this.registry.discardPending();
       throw error;
     }
-    const seq = this.wal.append(columns);
+    let seq: number;
+    try {
+      seq = this.wal.append(columns);
+    } catch (error) {
+      // Nothing reaches the head unless the log has it: the series rows persisted above are
+      // harmless (a name with no points), the points are refused whole with a 503.
+      throw this.walDurability.appendFailed(error, now) ?? error;
+    }
+    this.walDurability.appendSucceeded();
     this.lastSeq = seq;
     const { windows } = this.head.apply(columns, seq, now);
     this.live.set(seq, windows);
@@ -199,14 +231,16 @@ class EngineStore implements Store {
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > METRICS_PAGE_MAX) {
       throw new StrataError('LIST_LIMIT_INVALID', `limit must be an integer from 1 to ${METRICS_PAGE_MAX}`);
     }
-    const pattern = options.glob === undefined ? undefined : globToRegExp(options.glob);
-    const after = options.after;
-    const matching = [...this.registry.metricsOf(tenant)]
-      .filter(([name]) => (after === undefined || name > after) && (pattern === undefined || pattern.test(name)))
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const page = matching.slice(0, limit);
-    const metrics = page.map(([name, id]) => ({ name, unit: this.registry.row(id)?.unit ?? null }));
-    return { metrics, nextAfter: matching.length > limit ? (page[page.length - 1] as [string, number])[0] : null };
+    // Scans the registry's sorted names from the marker, at most METRIC_SEARCH_SCAN_NAMES_MAX of
+    // them, so one call stays short whatever the tenant's size and the glob.
+    const page = scanMetricNames(this.registry.namesOf(tenant), {
+      matcher: options.glob === undefined ? undefined : compileGlob(options.glob),
+      after: options.after,
+      limit,
+      scanNamesMax: METRIC_SEARCH_SCAN_NAMES_MAX,
+    });
+    const metrics = page.names.map((name) => ({ name, unit: this.registry.unitOf(tenant, name) }));
+    return { metrics, nextAfter: page.nextAfter };
   }
 
   /** Seals windows whose grace has passed and that have been quiet, then the oldest while over the early-seal line. */
@@ -234,6 +268,7 @@ class EngineStore implements Store {
       partitions: this.partitions,
       isReading: (res, start) => this.scheduler.isReading(res, start),
       onDropped: (res, start, endMs) => {
+        this.ledger.forget(res, start);
         this.cache.invalidateBefore(res, endMs);
         this.cfg.logger.info({ resolution: res, partitionStartMs: start }, 'dropped an expired partition');
       },
@@ -250,6 +285,9 @@ class EngineStore implements Store {
   }
 
   private maintain(): void {
+    const probed = this.walDurability.probe(this.cfg.clock.now());
+    if (probed === 'failed') this.cfg.logger.error({ reason: this.walDurability.reason() }, 'the write-ahead log directory cannot be written');
+    if (probed === 'recovered') this.cfg.logger.info({}, 'the write-ahead log directory takes writes again');
     try {
       this.sealDue();
       this.scheduler.pump();
@@ -282,7 +320,23 @@ class EngineStore implements Store {
       rollupQueueDepth: this.scheduler.active,
       rollupLagMs: oldest === undefined ? 0 : Math.max(0, this.cfg.clock.now() - oldest),
       rolledUpSources: this.scheduler.sourcePointsRolled,
+      damagedPartitions: this.ledger.damagedCount,
+      durable: !this.walDurability.failing,
     };
+  }
+
+  health(): StoreHealth {
+    this.ensureOpen();
+    return healthOf({ wal: this.walDurability.reason(), walFindings: this.walFindings(), damages: this.ledger.damages() });
+  }
+
+  /**
+   * WAL FINDINGS: damage the write-ahead log's replay found (spans it stepped over, copies put
+   * aside), one reason each, code STORE_WAL_DAMAGED or the like; they make the store 'degraded'.
+   * The WAL's damage report (src/storage/wal-log.ts) is wired in here; none yet.
+   */
+  private walFindings(): HealthReason[] {
+    return [];
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Owns the strata command line: the one entry point, and the only reader of argv and env.
 import { Command } from 'commander';
+import { checkCommand } from './check-command.js';
 import { dnsCommand } from './dns-command.js';
 import { ingestCommand } from './ingest-command.js';
 import { planCommand } from './plan-command.js';
@@ -17,4 +18,5 @@ program.addCommand(ingestCommand());
 program.addCommand(queryCommand());
 program.addCommand(planCommand());
 program.addCommand(dnsCommand());
+program.addCommand(checkCommand());
 await program.parseAsync(process.argv);

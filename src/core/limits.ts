@@ -30,6 +30,14 @@ export const LIST_ITEMS_MAX = 100;
 export const METRICS_PAGE_MAX = 1_000;
 /** Metrics per listMetrics page when no limit is given. */
 export const METRICS_PAGE_DEFAULT = 100;
+/**
+ * Most metric names one listMetrics call tests against its glob. The call then returns what it
+ * found so far and a marker to continue from, so a search over a big tenant runs as many short
+ * steps instead of one that stalls the event loop. Sized for the worst glob: long runs of `?`
+ * against 255-character names cost about 5 µs a name on a 2-core machine, so about 5 ms a call;
+ * ordinary globs and names cost well under 1 µs a name.
+ */
+export const METRIC_SEARCH_SCAN_NAMES_MAX = 1_024;
 /** Most series one rollup task covers, so one task's message stays small. */
 export const ROLLUP_TASK_SERIES_MAX = 2_000;
 /** Default grace after a window closes before it is sealed and rolled up. */
@@ -40,7 +48,15 @@ export const GRACE_MS_MAX = DAY_MS;
 export const MAINTENANCE_INTERVAL_MS = 1_000;
 /** How long a window must go without writes before it is sealed early when it is already due. */
 export const SEAL_QUIET_MS = 2_000;
+/** How often a healthy store checks that its write-ahead log directory still takes writes. */
+export const WAL_PROBE_INTERVAL_MS = 30_000;
+/** How often a store whose WAL appends fail checks whether the directory takes writes again. */
+export const WAL_PROBE_RETRY_MS = MAINTENANCE_INTERVAL_MS;
+/** Most health reasons one /healthz answer lists; the last one then says how many more there are. */
+export const HEALTH_REASONS_MAX = 100;
 
 assert(HEAD_POINTS_SEAL_EARLY < HEAD_POINTS_MAX, 'early seal threshold must be below the head cap');
 assert(INGEST_BATCH_POINTS_MAX <= HEAD_POINTS_MAX - HEAD_POINTS_SEAL_EARLY, 'a full batch must fit above the early-seal line');
+assert(METRIC_SEARCH_SCAN_NAMES_MAX > METRICS_PAGE_MAX, 'a scan without a glob must fill the largest page and see the name after it');
 assert(GRACE_MS_MAX <= DAY_MS && DEFAULT_GRACE_MS < HOUR_MS, 'grace must stay well under the retention of FULL');
+assert(WAL_PROBE_RETRY_MS <= WAL_PROBE_INTERVAL_MS, 'a failing log directory is probed at least as often as a healthy one');

@@ -1,5 +1,6 @@
 // Owns the check-metric naming scheme in the engine (<entityId>.<checkId>.<metric>) and listing a check's metrics.
 import { METRIC_NAME_LENGTH_MAX } from '../core/limits.js';
+import { collectMetrics } from '../store-metric-pages.js';
 import type { Store } from '../store-types.js';
 import type { ChangelogStore } from './changelog-store.js';
 import { METRIC_TYPE_INFERENCE_WINDOW_MS } from './monitoring-limits.js';
@@ -70,22 +71,19 @@ export async function listCheckMetrics(
 ): Promise<Page<CheckMetric>> {
   const prefix = checkMetricPrefix(scope.entityId, scope.checkId);
   const after = page.marker === undefined ? undefined : nameBefore(prefix + page.marker);
-  const found = engine.listMetrics(scope.tenant, { glob: `${prefix}*`, limit: page.limit, ...(after !== undefined ? { after } : {}) });
+  // One name past the page: the engine pages after a name, while the API's next marker is the
+  // next page's first name. Collecting across engine pages also fills a page the engine's scan
+  // budget cut short.
+  const found = await collectMetrics(engine, scope.tenant, { glob: `${prefix}*`, after }, page.limit + 1);
   const declared = types.metricTypes(scope.tenant, scope.entityId, scope.checkId);
   // One inference query at a time: the request holds one query admission slot, so it must not
   // fan out into a page's worth (up to LIST_LIMIT_MAX) of engine queries at once.
   const values: CheckMetric[] = [];
-  for (const metric of found.metrics) {
+  for (const metric of found.slice(0, page.limit)) {
     const name = metric.name.slice(prefix.length);
     const type = declared.get(name) ?? (await inferType(engine, scope.tenant, metric.name, scope.nowMs));
     values.push({ name, unit: metric.unit ?? UNKNOWN_UNIT, type });
   }
-  // The engine pages after its last name; the API's next marker is the next page's first name.
-  let nextMarker: string | null = null;
-  if (found.nextAfter !== null) {
-    const next = engine.listMetrics(scope.tenant, { glob: `${prefix}*`, limit: 1, after: found.nextAfter });
-    const first = next.metrics[0];
-    nextMarker = first === undefined ? null : first.name.slice(prefix.length);
-  }
-  return { values, nextMarker };
+  const next = found[page.limit];
+  return { values, nextMarker: next === undefined ? null : next.name.slice(prefix.length) };
 }

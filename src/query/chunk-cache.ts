@@ -88,6 +88,16 @@ export class ChunkCache {
     for (const id of seriesIds) this.entries.delete(keyOf(res, id, chunkStartMs));
   }
 
+  /**
+   * Forgets everything of a resolution in [fromMs, toMs) (a partition found damaged: its chunks
+   * read earlier must not keep answering while every new read of it fails).
+   */
+  invalidateRange(res: Resolution, fromMs: number, toMs: number): void {
+    const doomed: string[] = [];
+    for (const [key, entry] of this.entries.entries()) if (entry.res === res && entry.chunkStartMs >= fromMs && entry.chunkStartMs < toMs) doomed.push(key);
+    for (const key of doomed) this.entries.delete(key);
+  }
+
   /** Forgets everything of a resolution older than `beforeMs` (dropped partitions). */
   invalidateBefore(res: Resolution, beforeMs: number): void {
     // Collect first: deleting from lru-cache while one of its iterators is live is not supported.

@@ -121,14 +121,15 @@ export class DueIndex {
    * Groups the due work of the finest source resolution that has any into tasks: one target chunk
    * each, at most ROLLUP_TASK_SERIES_MAX series. Working finest-first means a coarse level is
    * recomputed once from finished finer data rather than once per finer change. Groups for which
-   * `blocked` says yes (a task that keeps failing, backing off) are left out, and a level left with
+   * `blocked` says yes (a task that keeps failing, backing off, or one whose source or target
+   * partition is damaged) are left out, and a level left with
    * none gives way to the next: one failing chunk must not hold back every coarser level. Rolling a
    * coarse level up early is only extra work; the finer task marks it due again when it succeeds.
    */
-  groups(blocked?: (targetRes: RollupResolution, targetStartMs: number) => boolean): DueGroup[] {
+  groups(blocked?: (targetRes: RollupResolution, targetStartMs: number, group: DueGroup) => boolean): DueGroup[] {
     for (const sourceRes of RESOLUTIONS) {
       const level = this.levelGroups(sourceRes);
-      const open = blocked === undefined ? level : level.filter((g) => !blocked(g.targetRes, g.targetStartMs));
+      const open = blocked === undefined ? level : level.filter((g) => !blocked(g.targetRes, g.targetStartMs, g));
       if (open.length > 0) return open;
     }
     return [];

@@ -1,8 +1,10 @@
 // Owns scheduling rollups: turning due work into worker tasks, bounded, and recording their results.
 import type { Clock } from '../core/clock.js';
 import { coarserOf, type Resolution, type RollupResolution } from '../model/resolution.js';
-import type { Catalog, DueRow } from '../storage/catalog.js';
+import type { Catalog, DueRow, PartitionRow } from '../storage/catalog.js';
 import type { Durability } from '../storage/open-database.js';
+import { damageFromDetails, type PartitionDamage } from '../storage/partition-damage.js';
+import type { PartitionCount, PartitionNote } from '../storage/partition-ledger.js';
 import { partitionStartOf } from '../storage/partition-set.js';
 import type { StoreLogger } from '../store-types.js';
 import type { DueIndex, DueGroup } from './due-index.js';
@@ -19,6 +21,33 @@ export interface SchedulerDeps {
   readonly logger: StoreLogger;
   /** Called after a task wrote target chunks, so caches can forget them. */
   readonly onTargetWritten: (res: RollupResolution, targetStartMs: number, seriesIds: readonly number[]) => void;
+  /** The store's partition ledger; without it tasks verify every file they open and report nothing. */
+  readonly partitions?: SchedulerPartitions;
+}
+
+/** What the scheduler needs of the partition ledger. */
+export interface SchedulerPartitions {
+  /** What a task is told about a partition it will open. */
+  note(res: Resolution, startMs: number): PartitionNote;
+  /** The damage of a partition, or undefined when it is usable. */
+  damageOf(res: Resolution, startMs: number): PartitionDamage | undefined;
+  /** How many partitions are damaged: while none is, groups are not searched for damaged files. */
+  readonly damagedCount: number;
+  /** Records counts a task observed. */
+  learn(counts: readonly PartitionCount[]): void;
+  /** Records a damage a task found. */
+  damaged(damage: PartitionDamage): void;
+}
+
+/** The partition files a group reads (its sources) and writes (its target). */
+function filesOf(group: DueGroup): { res: Resolution; startMs: number }[] {
+  const files = new Map<string, { res: Resolution; startMs: number }>();
+  files.set(`${group.targetRes}:${group.targetStartMs}`, { res: group.targetRes, startMs: partitionStartOf(group.targetRes, group.targetStartMs) });
+  for (const row of group.rows) {
+    const startMs = partitionStartOf(row.sourceRes, row.sourceStartMs);
+    files.set(`${row.sourceRes}:${startMs}`, { res: row.sourceRes, startMs });
+  }
+  return [...files.values()];
 }
 
 /** A failed task is retried after this long, so a persistent failure does not spin. */
@@ -54,8 +83,13 @@ export class RollupScheduler {
     let started = 0;
     if (this.deps.pool.capacity === 0) return started;
     const now = this.deps.clock.now();
-    const backingOff = (res: RollupResolution, startMs: number): boolean => (this.failedUntil.get(`${res}:${startMs}`) ?? 0) > now;
-    for (const group of this.deps.due.groups(backingOff)) {
+    // A group whose target or a source is damaged waits, without a task or a log line, until a
+    // repair (with the store closed) clears the damage: retrying could only fail the same way.
+    const ledger = this.deps.partitions;
+    const damage = ledger !== undefined && ledger.damagedCount > 0 ? ledger : undefined;
+    const blocked = (res: RollupResolution, startMs: number, group: DueGroup): boolean =>
+      (this.failedUntil.get(`${res}:${startMs}`) ?? 0) > now || (damage !== undefined && filesOf(group).some((f) => damage.damageOf(f.res, f.startMs) !== undefined));
+    for (const group of this.deps.due.groups(blocked)) {
       if (this.deps.pool.capacity === 0) break;
       const key = `${group.targetRes}:${group.targetStartMs}`;
       if (this.inFlight.has(key)) continue;
@@ -70,6 +104,7 @@ export class RollupScheduler {
     const files = new Set<string>();
     for (const row of group.rows) files.add(`${row.sourceRes}:${partitionStartOf(row.sourceRes, row.sourceStartMs)}`);
     for (const f of files) this.reading.set(f, (this.reading.get(f) ?? 0) + 1);
+    const ledger = this.deps.partitions;
     const task = {
       dataDir: this.deps.dataDir,
       durability: this.deps.durability,
@@ -77,17 +112,22 @@ export class RollupScheduler {
       targetRes: group.targetRes,
       targetStartMs: group.targetStartMs,
       series: group.series,
+      ...(ledger === undefined ? {} : { partitions: filesOf(group).map((f) => ledger.note(f.res, f.startMs)) }),
     };
     const done = this.deps.pool
       .run(task)
       .then((outcome) => {
         if (outcome.ok) {
           this.sourcePointsRolled += outcome.sourcePoints;
-          this.finish(group);
-        } else {
-          this.failedUntil.set(key, this.deps.clock.now() + RETRY_AFTER_FAILURE_MS);
-          this.deps.logger.error({ code: outcome.code, task: key }, `rollup task failed: ${outcome.message}`);
+          if (outcome.counts !== undefined) ledger?.learn(outcome.counts);
+          this.finish(group, outcome.counts);
+          return;
         }
+        this.failedUntil.set(key, this.deps.clock.now() + RETRY_AFTER_FAILURE_MS);
+        const damage = outcome.code === 'STORE_PARTITION_DAMAGED' ? damageFromDetails(outcome.details) : undefined;
+        // The ledger logs a damage once; the group then waits (see pump) rather than fail again.
+        if (damage !== undefined && ledger !== undefined) ledger.damaged(damage);
+        else this.deps.logger.error({ code: outcome.code, task: key }, `rollup task failed: ${outcome.message}`);
       })
       .catch((error: unknown) => {
         this.failedUntil.set(key, this.deps.clock.now() + RETRY_AFTER_FAILURE_MS);
@@ -105,12 +145,15 @@ export class RollupScheduler {
     this.running.add(done);
   }
 
-  /** Records a finished task: next level due, consumed rows cleared, both in one transaction. */
-  private finish(group: DueGroup): void {
+  /** Records a finished task: next level due, consumed rows cleared and the target's chunk count, in one transaction. */
+  private finish(group: DueGroup, counts: readonly PartitionCount[] | undefined): void {
     const ids = group.series.map((s) => s.id);
     this.deps.onTargetWritten(group.targetRes, group.targetStartMs, ids);
     const added: DueRow[] = coarserOf(group.targetRes) === undefined ? [] : this.deps.due.add(group.targetRes, group.targetStartMs, ids, this.deps.clock.now());
-    this.deps.catalog.commitRollup(added, group.rows);
+    // The task reports the target's count last (after its write); rollup partitions are one chunk wide.
+    const target = counts?.[counts.length - 1];
+    const written: PartitionRow | undefined = target === undefined ? undefined : { res: target.res, startMs: target.startMs, chunks: target.chunks, firstSeq: null };
+    this.deps.catalog.commitRollup(added, group.rows, written);
     this.deps.due.consume(group.rows);
   }
 

@@ -1,7 +1,8 @@
-// Owns catalog.sqlite: the series registry, sealed-window markers and the on-disk rollup due list.
+// Owns catalog.sqlite: the series registry, sealed-window markers, the on-disk rollup due list, and the partition files with their chunk counts and damage.
 import type Database from 'better-sqlite3';
-import type { Resolution } from '../model/resolution.js';
+import { isResolution, type Resolution } from '../model/resolution.js';
 import { openDatabase, type Durability } from './open-database.js';
+import { DAMAGE_REASONS, type DamageReason, type PartitionDamage } from './partition-damage.js';
 
 /** A registered series. */
 export interface SeriesRow {
@@ -19,6 +20,21 @@ export interface DueRow {
   readonly gen: number;
 }
 
+/** One partition file the catalog says must exist, and what it held at its last recorded write. */
+export interface PartitionRow {
+  readonly res: Resolution;
+  readonly startMs: number;
+  /** Chunks the file held at its last recorded write; it may hold more (a later write whose record a crash lost), never fewer. */
+  readonly chunks: number;
+  /** Lowest WAL seq sealed into the file (FULL only); null when unknown or for rollups. */
+  readonly firstSeq: number | null;
+}
+
+/** A damaged partition as recorded, with when it was found. */
+export interface DamageRow extends PartitionDamage {
+  readonly detectedMs: number;
+}
+
 /** catalog.sqlite, written only by the thread that owns the store. */
 export class Catalog {
   private readonly db: Database.Database;
@@ -29,9 +45,25 @@ export class Catalog {
   private readonly deleteDue: Database.Statement;
   private readonly forgetSealed: Database.Statement;
   private readonly forgetDue: Database.Statement;
+  private readonly upsertPartition: Database.Statement;
+  private readonly deletePartition: Database.Statement;
+  private readonly upsertDamage: Database.Statement;
+  private readonly deleteDamage: Database.Statement;
 
   constructor(path: string, durability: Durability) {
     this.db = openDatabase(path, { file: 'catalog', durability });
+    // Counts only grow (max), and an unknown first seq stays unknown: a file adopted from an older
+    // data directory may hold points of records older than any seal recorded since.
+    this.upsertPartition = this.db.prepare(
+      `INSERT INTO partition_file (res, start_ms, chunks, first_seq) VALUES (?, ?, ?, ?)
+       ON CONFLICT (res, start_ms) DO UPDATE SET chunks = max(chunks, excluded.chunks),
+         first_seq = CASE WHEN first_seq IS NULL OR excluded.first_seq IS NULL THEN NULL ELSE min(first_seq, excluded.first_seq) END`,
+    );
+    this.deletePartition = this.db.prepare('DELETE FROM partition_file WHERE res = ? AND start_ms = ?');
+    this.upsertDamage = this.db.prepare(
+      'INSERT INTO damaged_partition (res, start_ms, reason, detail, detected_ms) VALUES (?, ?, ?, ?, ?) ON CONFLICT (res, start_ms) DO UPDATE SET reason = excluded.reason, detail = excluded.detail, detected_ms = excluded.detected_ms',
+    );
+    this.deleteDamage = this.db.prepare('DELETE FROM damaged_partition WHERE res = ? AND start_ms = ?');
     this.insertSeries = this.db.prepare('INSERT INTO series (id, tenant, metric, unit) VALUES (?, ?, ?, ?)');
     this.updateUnit = this.db.prepare('UPDATE series SET unit = ? WHERE id = ?');
     this.upsertSealed = this.db.prepare(
@@ -72,22 +104,83 @@ export class Catalog {
   }
 
   /**
-   * Records that a FULL window is sealed through `throughSeq` and that its rollups are due, in one
-   * transaction: either both are on disk or neither (then the WAL still holds the points).
+   * Records that a FULL window is sealed through `throughSeq`, that its rollups are due and what
+   * its partition file now holds (`written`), in one transaction: either all are on disk or none
+   * (then the WAL still holds the points, and the file at least what this records).
    */
-  commitSeal(windowStartMs: number, throughSeq: number, due: readonly DueRow[]): void {
+  commitSeal(windowStartMs: number, throughSeq: number, due: readonly DueRow[], written?: PartitionRow): void {
     this.db.transaction(() => {
       this.upsertSealed.run(windowStartMs, throughSeq);
       for (const d of due) this.upsertDue.run(d.sourceRes, d.sourceStartMs, d.seriesId, d.gen);
+      if (written !== undefined) this.putPartition(written);
     })();
   }
 
-  /** Finishes a rollup task: records the next level's due entries and clears the ones it consumed. */
-  commitRollup(added: readonly DueRow[], consumed: readonly DueRow[]): void {
+  /** Finishes a rollup task: records the next level's due entries, clears the ones it consumed, and what the target file now holds. */
+  commitRollup(added: readonly DueRow[], consumed: readonly DueRow[], written?: PartitionRow): void {
     this.db.transaction(() => {
       for (const d of added) this.upsertDue.run(d.sourceRes, d.sourceStartMs, d.seriesId, d.gen);
       for (const d of consumed) this.deleteDue.run(d.sourceRes, d.sourceStartMs, d.seriesId, d.gen);
+      if (written !== undefined) this.putPartition(written);
     })();
+  }
+
+  private putPartition(row: PartitionRow): void {
+    this.upsertPartition.run(row.res, row.startMs, row.chunks, row.firstSeq);
+  }
+
+  /** Every partition file the catalog says must exist. */
+  loadPartitions(): PartitionRow[] {
+    const rows = this.db.prepare('SELECT res, start_ms AS startMs, chunks, first_seq AS firstSeq FROM partition_file ORDER BY res, start_ms').all() as PartitionRow[];
+    return rows.filter((r) => isResolution(r.res));
+  }
+
+  /** Records partition files (adopted ones found on disk, or counts learnt), in one transaction. */
+  recordPartitions(rows: readonly PartitionRow[]): void {
+    this.db.transaction(() => {
+      for (const row of rows) this.putPartition(row);
+    })();
+  }
+
+  /** Every partition recorded as damaged or lost. */
+  loadDamaged(): DamageRow[] {
+    const rows = this.db.prepare('SELECT res, start_ms AS startMs, reason, detail, detected_ms AS detectedMs FROM damaged_partition ORDER BY res, start_ms').all() as DamageRow[];
+    return rows.filter((r) => isResolution(r.res) && DAMAGE_REASONS.includes(r.reason as DamageReason));
+  }
+
+  /** Records a partition as damaged (or lost), replacing an earlier record of it. */
+  markDamaged(row: DamageRow): void {
+    this.upsertDamage.run(row.res, row.startMs, row.reason, row.detail, row.detectedMs);
+  }
+
+  /** Clears a partition's damage record (it was repaired, or its loss accepted). */
+  clearDamaged(res: Resolution, startMs: number): void {
+    this.deleteDamage.run(res, startMs);
+  }
+
+  /** Forgets a partition altogether: its file row and any damage record (retention dropped it, or a repair put it aside). */
+  forgetPartition(res: Resolution, startMs: number): void {
+    this.db.transaction(() => {
+      this.deletePartition.run(res, startMs);
+      this.deleteDamage.run(res, startMs);
+    })();
+  }
+
+  /** Deletes the sealed markers of FULL windows in [fromMs, toMs), so a replay re-applies their records (a repair restoring them). */
+  forgetSealedIn(fromMs: number, toMs: number): void {
+    this.db.prepare('DELETE FROM sealed WHERE window_start_ms >= ? AND window_start_ms < ?').run(fromMs, toMs);
+  }
+
+  /** Records due rollup work (a repair marking the sources of a rebuilt partition). */
+  addDue(rows: readonly DueRow[]): void {
+    this.db.transaction(() => {
+      for (const d of rows) this.upsertDue.run(d.sourceRes, d.sourceStartMs, d.seriesId, d.gen);
+    })();
+  }
+
+  /** The highest generation of any due row, 0 when none. */
+  maxDueGen(): number {
+    return (this.db.prepare('SELECT coalesce(max(gen), 0) FROM rollup_due').pluck().get() as number) ?? 0;
   }
 
   /**

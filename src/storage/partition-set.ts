@@ -6,6 +6,9 @@ import { assert } from '../core/assert.js';
 import { alignDown } from '../core/time.js';
 import { LAYOUT, RESOLUTIONS, type Resolution } from '../model/resolution.js';
 import { openDatabase, PRIVATE_DIR_MODE, type Durability } from './open-database.js';
+import { fileFaultOf, partitionDamagedError, relativeFault, type FileFault, type PartitionDamage } from './partition-damage.js';
+import { checkPartitionHeader } from './partition-header.js';
+import { verifyOpenPartition } from './partition-verify.js';
 
 /** Chunk slots per partition file; the chunk key is series_id * SLOTS_PER_PARTITION + slot. */
 export const SLOTS_PER_PARTITION = 16;
@@ -42,7 +45,64 @@ export interface ChunkWrite {
 interface OpenPartition {
   readonly db: Database.Database;
   readonly select: Database.Statement;
-  readonly upsert: Database.Statement;
+  /** Inserts a chunk unless its key exists (then `changes` is 0 and `update` rewrites it). */
+  readonly insert: Database.Statement;
+  readonly update: Database.Statement;
+  /** Chunks the file holds: counted when it was verified (or known exactly), plus every insert since. */
+  chunks: number;
+}
+
+/** What the owner of the catalog knows about one partition file, handed to whoever opens it. */
+export interface PartitionState {
+  /** Chunks recorded at the file's last write (a lower bound), or undefined when no record says it must exist. */
+  readonly chunks: number | undefined;
+  /** The file was verified in this process, so `chunks` is exact and opening skips quick_check and the count. */
+  readonly verified: boolean;
+  /** Set when the partition is known damaged or lost: opening it throws STORE_PARTITION_DAMAGED. */
+  readonly damage: PartitionDamage | undefined;
+}
+
+/** How a PartitionSet learns what to expect of each file, and reports what it found. */
+export interface PartitionWatch {
+  state(res: Resolution, partitionStartMs: number): PartitionState;
+  /** A file passed verification (or was created) and holds `chunks` chunks. */
+  verified(res: Resolution, partitionStartMs: number, chunks: number): void;
+  /** A file was found damaged; the set throws STORE_PARTITION_DAMAGED right after. */
+  damaged(damage: PartitionDamage): void;
+}
+
+const NOTHING_KNOWN: PartitionState = { chunks: undefined, verified: false, damage: undefined };
+
+/** The watch of a set nobody tells anything: every file is verified on first use, findings go nowhere. */
+const UNWATCHED: PartitionWatch = { state: () => NOTHING_KNOWN, verified: () => {}, damaged: () => {} };
+
+/** Name of the directory under the data directory that holds the partition files. */
+export const PARTITIONS_DIR = 'partitions';
+
+/** Path of the partition file of `res` starting at `partitionStartMs` under `dataDir`. */
+export function partitionPath(dataDir: string, res: Resolution, partitionStartMs: number): string {
+  return join(dataDir, PARTITIONS_DIR, res, `${partitionStartMs}.sqlite`);
+}
+
+/** Starts of the partition files of `res` present under `dataDir` (none when its directory is missing). */
+export function partitionFilesOf(dataDir: string, res: Resolution): number[] {
+  const dir = join(dataDir, PARTITIONS_DIR, res);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((name) => /^(-?\d+)\.sqlite$/.exec(name)?.[1])
+    .filter((s): s is string => s !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** The series id a chunk key belongs to. */
+export function seriesOfKey(key: number): number {
+  return Math.floor(key / SLOTS_PER_PARTITION);
+}
+
+/** The chunk start a chunk key stands for in the partition of `res` starting at `partitionStartMs`. */
+export function chunkStartOfKey(res: Resolution, partitionStartMs: number, key: number): number {
+  return partitionStartMs + (key - seriesOfKey(key) * SLOTS_PER_PARTITION) * LAYOUT[res].chunkWidthMs;
 }
 
 /** Start of the partition window holding `timeMs` at `res`. */
@@ -77,87 +137,175 @@ function assertInPartition(res: Resolution, partitionStartMs: number, chunks: re
 /**
  * The partition files under `<dir>/partitions/<RES>/<startMs>.sqlite`. A thread keeps one
  * connection per file it touches; the owner of the store writes FULL files, rollup workers write
- * rollup files, and queries read any of them.
+ * rollup files, and queries read any of them. Every file is checked before its first use (see
+ * open()): a read never creates a file, and a file found missing or damaged raises
+ * STORE_PARTITION_DAMAGED naming its range, now and on every later use (the watch remembers).
  */
 export class PartitionSet {
-  private readonly root: string;
+  private readonly dataDir: string;
   private readonly durability: Durability;
+  private readonly watch: PartitionWatch;
   private readonly open = new Map<string, OpenPartition>();
   private readonly known = new Map<Resolution, Set<number>>();
 
-  constructor(dataDir: string, durability: Durability) {
-    this.root = join(dataDir, 'partitions');
+  constructor(dataDir: string, durability: Durability, watch: PartitionWatch = UNWATCHED) {
+    this.dataDir = dataDir;
     this.durability = durability;
+    this.watch = watch;
     for (const res of RESOLUTIONS) {
-      const dir = join(this.root, res);
-      mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-      const starts = readdirSync(dir)
-        .map((name) => /^(-?\d+)\.sqlite$/.exec(name)?.[1])
-        .filter((s): s is string => s !== undefined)
-        .map(Number);
-      this.known.set(res, new Set(starts));
+      mkdirSync(join(dataDir, PARTITIONS_DIR, res), { recursive: true, mode: PRIVATE_DIR_MODE });
+      this.known.set(res, new Set(partitionFilesOf(dataDir, res)));
     }
   }
 
   /** Path of the partition file of `res` starting at `partitionStartMs`. */
   pathOf(res: Resolution, partitionStartMs: number): string {
-    return join(this.root, res, `${partitionStartMs}.sqlite`);
+    return partitionPath(this.dataDir, res, partitionStartMs);
   }
 
-  /** Partition starts of `res` known to exist, ascending. */
+  /** Partition starts of `res` known to exist (or to be owed: see noteCreated), ascending. */
   starts(res: Resolution): number[] {
     return [...(this.known.get(res) as Set<number>)].sort((a, b) => a - b);
   }
 
-  /** Tells this set that another thread created a partition file. */
+  /** Tells this set that a partition exists (another thread created it, or the catalog lists it). */
   noteCreated(res: Resolution, partitionStartMs: number): void {
     (this.known.get(res) as Set<number>).add(partitionStartMs);
   }
 
-  private partition(res: Resolution, partitionStartMs: number, create: boolean): OpenPartition | undefined {
-    const path = this.pathOf(res, partitionStartMs);
-    let part = this.open.get(path);
-    if (part !== undefined) return part;
-    const known = this.known.get(res) as Set<number>;
-    if (!create && !known.has(partitionStartMs) && !existsSync(path)) return undefined;
-    const db = openDatabase(path, { file: 'partition', durability: this.durability, pageBytes: PAGE_BYTES[res] });
-    part = {
-      db,
-      select: db.prepare('SELECT data FROM chunk WHERE key = ?').pluck(),
-      upsert: db.prepare('INSERT INTO chunk (key, data) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET data = excluded.data'),
-    };
-    this.open.set(path, part);
-    known.add(partitionStartMs);
-    return part;
-  }
-
-  /** The stored chunk of a series at `chunkStartMs`, or undefined. */
-  readChunk(res: Resolution, seriesId: number, chunkStartMs: number): Uint8Array | undefined {
-    const part = this.partition(res, partitionStartOf(res, chunkStartMs), false);
-    if (part === undefined) return undefined;
-    return part.select.get(chunkKey(res, seriesId, chunkStartMs)) as Uint8Array | undefined;
+  /** Reports a damage to the watch and returns the error to throw. */
+  private damaged(res: Resolution, partitionStartMs: number, found: FileFault): Error {
+    const fault = relativeFault(found, this.dataDir);
+    const damage: PartitionDamage = { res, startMs: partitionStartMs, reason: fault.reason, detail: fault.detail };
+    this.watch.damaged(damage);
+    return partitionDamagedError(damage);
   }
 
   /**
-   * Writes chunks that all lie in one partition file, in one transaction. Every chunk must start on
-   * the chunk grid of `res` inside the partition starting at `partitionStartMs` (asserted).
+   * The open connection of a partition, opening and checking it first: undefined when the file
+   * does not exist, nothing says it must, and `create` is false. A file the watch expects (its
+   * catalog row) must exist: a read never creates one, since SQLite would open a missing or empty
+   * file as an empty database and the partition's data would silently read as nothing.
    */
-  writeChunks(res: Resolution, partitionStartMs: number, chunks: readonly ChunkWrite[]): void {
+  private partition(res: Resolution, partitionStartMs: number, create: boolean): OpenPartition | undefined {
+    const path = this.pathOf(res, partitionStartMs);
+    const part = this.open.get(path);
+    if (part !== undefined) return part;
+    const state = this.watch.state(res, partitionStartMs);
+    if (state.damage !== undefined) throw partitionDamagedError(state.damage);
+    if (!existsSync(path)) {
+      if (state.chunks !== undefined && state.chunks > 0) {
+        throw this.damaged(res, partitionStartMs, { reason: 'missing', detail: `${path} does not exist; the catalog recorded ${state.chunks} chunks in it` });
+      }
+      if (!create) return undefined;
+      // A new file: nothing to verify, and it holds nothing yet.
+      return this.connect(res, partitionStartMs, path, { chunks: 0, verified: true, damage: undefined });
+    }
+    const fault = checkPartitionHeader(path);
+    if (fault?.reason === 'empty' && (state.chunks ?? 0) === 0) {
+      // Empty and expected to hold nothing: a file another thread is creating this very moment (a
+      // rollup worker's first write), or one a crash left before SQLite's first write (adopted as
+      // empty). A read finds no data in it; a write initialises it.
+      if (!create) return undefined;
+      return this.connect(res, partitionStartMs, path, { chunks: 0, verified: true, damage: undefined });
+    }
+    if (fault !== undefined) throw this.damaged(res, partitionStartMs, fault);
+    return this.connect(res, partitionStartMs, path, state);
+  }
+
+  private connect(res: Resolution, partitionStartMs: number, path: string, state: PartitionState): OpenPartition {
+    let db: Database.Database;
+    try {
+      db = openDatabase(path, { file: 'partition', durability: this.durability, pageBytes: PAGE_BYTES[res] });
+    } catch (error) {
+      const fault = fileFaultOf(error);
+      if (fault === undefined) throw error;
+      throw this.damaged(res, partitionStartMs, { reason: fault.reason, detail: `${path}: ${fault.detail}` });
+    }
+    let chunks = state.chunks ?? 0;
+    if (!state.verified) {
+      const verification = verifyOpenPartition(db, state.chunks);
+      if (!verification.ok) {
+        db.close();
+        throw this.damaged(res, partitionStartMs, verification.fault);
+      }
+      chunks = verification.chunks;
+    }
+    const part: OpenPartition = {
+      db,
+      select: db.prepare('SELECT data FROM chunk WHERE key = ?').pluck(),
+      insert: db.prepare('INSERT INTO chunk (key, data) VALUES (?, ?) ON CONFLICT (key) DO NOTHING'),
+      update: db.prepare('UPDATE chunk SET data = ? WHERE key = ?'),
+      chunks,
+    };
+    this.open.set(path, part);
+    (this.known.get(res) as Set<number>).add(partitionStartMs);
+    this.watch.verified(res, partitionStartMs, chunks);
+    return part;
+  }
+
+  /**
+   * Runs `use` on an open partition; an error that means the file is malformed (it was damaged
+   * after it was verified) closes the connection and becomes STORE_PARTITION_DAMAGED.
+   */
+  private guarded<T>(res: Resolution, partitionStartMs: number, part: OpenPartition, use: () => T): T {
+    try {
+      return use();
+    } catch (error) {
+      const fault = fileFaultOf(error);
+      if (fault === undefined) throw error;
+      this.forget(this.pathOf(res, partitionStartMs));
+      throw this.damaged(res, partitionStartMs, { reason: fault.reason, detail: `${part.db.name}: ${fault.detail}` });
+    }
+  }
+
+  private forget(path: string): void {
+    const part = this.open.get(path);
+    if (part === undefined) return;
+    this.open.delete(path);
+    try {
+      part.db.close();
+    } catch {
+      // Closing a connection to a malformed file may fail too; it is dropped either way.
+    }
+  }
+
+  /** The stored chunk of a series at `chunkStartMs`, or undefined. Never creates a file. */
+  readChunk(res: Resolution, seriesId: number, chunkStartMs: number): Uint8Array | undefined {
+    const start = partitionStartOf(res, chunkStartMs);
+    const part = this.partition(res, start, false);
+    if (part === undefined) return undefined;
+    return this.guarded(res, start, part, () => part.select.get(chunkKey(res, seriesId, chunkStartMs)) as Uint8Array | undefined);
+  }
+
+  /**
+   * Writes chunks that all lie in one partition file, in one transaction, and returns how many
+   * chunks the file holds afterwards (for the catalog's record). Every chunk must start on the chunk
+   * grid of `res` inside the partition starting at `partitionStartMs` (asserted).
+   */
+  writeChunks(res: Resolution, partitionStartMs: number, chunks: readonly ChunkWrite[]): number {
     assertInPartition(res, partitionStartMs, chunks);
     const part = this.partition(res, partitionStartMs, true) as OpenPartition;
-    part.db.transaction(() => {
-      for (const c of chunks) part.upsert.run(chunkKey(res, c.seriesId, c.chunkStartMs), c.data);
-    })();
+    const inserted = this.guarded(res, partitionStartMs, part, () =>
+      part.db.transaction(() => {
+        let added = 0;
+        for (const c of chunks) {
+          const key = chunkKey(res, c.seriesId, c.chunkStartMs);
+          // An insert that finds the key tells us the chunk existed: the count stays exact for free.
+          if (part.insert.run(key, c.data).changes > 0) added++;
+          else part.update.run(c.data, key);
+        }
+        return added;
+      })(),
+    );
+    part.chunks += inserted;
+    return part.chunks;
   }
 
   /** Deletes a partition file (and its -wal and -shm); the caller ensures nobody reads it. */
   drop(res: Resolution, partitionStartMs: number): void {
     const path = this.pathOf(res, partitionStartMs);
-    const part = this.open.get(path);
-    if (part !== undefined) {
-      part.db.close();
-      this.open.delete(path);
-    }
+    this.forget(path);
     for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
     (this.known.get(res) as Set<number>).delete(partitionStartMs);
   }

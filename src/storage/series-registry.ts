@@ -1,11 +1,16 @@
 // Owns the in-memory index of series (tenant + metric -> id, unit) mirrored from catalog.sqlite.
 import type { Catalog, SeriesRow } from './catalog.js';
+import { SortedNames, type SortedNameView } from './sorted-names.js';
 
 const EMPTY_METRICS: ReadonlyMap<string, number> = new Map();
+/** Handed out for a tenant without series; only ever read. */
+const EMPTY_NAMES: SortedNameView = new SortedNames();
 
 /** Series lookups by tenant and metric, and by id; new series are persisted before use. */
 export class SeriesRegistry {
   private readonly byTenant = new Map<string, Map<string, number>>();
+  /** Each tenant's metric names in order, so listing them never sorts per call. */
+  private readonly sortedByTenant = new Map<string, SortedNames>();
   private readonly rows: (SeriesRow | undefined)[] = [];
   private readonly catalog: Catalog;
   private pendingAdded: SeriesRow[] = [];
@@ -16,6 +21,8 @@ export class SeriesRegistry {
   constructor(catalog: Catalog) {
     this.catalog = catalog;
     for (const row of catalog.loadSeries()) this.index(row);
+    // One sort per tenant: inserting a loaded million names one at a time would only shuffle blocks.
+    for (const [tenant, metrics] of this.byTenant) this.sortedByTenant.set(tenant, SortedNames.of(metrics.keys()));
   }
 
   private index(row: SeriesRow): void {
@@ -36,6 +43,17 @@ export class SeriesRegistry {
   /** The metrics of a tenant (name -> id); empty when none. */
   metricsOf(tenant: string): ReadonlyMap<string, number> {
     return this.byTenant.get(tenant) ?? EMPTY_METRICS;
+  }
+
+  /** The metric names of a tenant in UTF-16 code unit order; empty when none. */
+  namesOf(tenant: string): SortedNameView {
+    return this.sortedByTenant.get(tenant) ?? EMPTY_NAMES;
+  }
+
+  /** The unit of a tenant's metric: null when it has none or the metric is unknown. */
+  unitOf(tenant: string, metric: string): string | null {
+    const id = this.lookup(tenant, metric);
+    return id === undefined ? null : (this.rows[id]?.unit ?? null);
   }
 
   /**
@@ -65,8 +83,18 @@ export class SeriesRegistry {
     }
     const row: SeriesRow = { id: this.rows.length, tenant, metric, unit: unit ?? null };
     this.index(row);
+    this.sortedNamesFor(tenant).add(metric);
     this.pendingAdded.push(row);
     return row.id;
+  }
+
+  private sortedNamesFor(tenant: string): SortedNames {
+    let names = this.sortedByTenant.get(tenant);
+    if (names === undefined) {
+      names = new SortedNames();
+      this.sortedByTenant.set(tenant, names);
+    }
+    return names;
   }
 
   private setUnit(id: number, unit: string): void {
@@ -81,6 +109,7 @@ export class SeriesRegistry {
   discardPending(): void {
     for (const row of this.pendingAdded) {
       this.byTenant.get(row.tenant)?.delete(row.metric);
+      this.sortedByTenant.get(row.tenant)?.delete(row.metric);
       this.rows[row.id] = undefined;
     }
     this.rows.length = this.rows.length - this.pendingAdded.length;

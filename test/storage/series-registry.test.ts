@@ -1,4 +1,4 @@
-// Owns the unit tests of the series registry: dense ids, tenants kept apart, units, persist before use, discarding a rejected batch, reopen.
+// Owns the unit tests of the series registry: dense ids, tenants kept apart, units, persist before use, discarding a rejected batch, reopen, names in order.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,5 +168,51 @@ describe('persist and discard', () => {
     reg.discardPending();
     expect(reg.lookup('acme', 'late')).toBeUndefined();
     expect(savedSeries()).toEqual([{ id: 0, tenant: 'globex', metric: 'first', unit: null }]);
+  });
+});
+
+describe('sorted names', () => {
+  const names = (reg: SeriesRegistry, tenant: string): string[] => [...reg.namesOf(tenant).namesFrom('', true)];
+
+  it('lists each tenant its own names in code unit order as series register, and none for an unknown tenant', () => {
+    const reg = new SeriesRegistry(catalog);
+    for (const metric of ['web.mem', 'Web.cpu', 'db.cpu', 'web.cpu']) reg.resolve('acme', metric, undefined);
+    reg.resolve('globex', 'zeta', 'ms');
+    expect(names(reg, 'acme')).toEqual(['Web.cpu', 'db.cpu', 'web.cpu', 'web.mem']);
+    expect(names(reg, 'globex')).toEqual(['zeta']);
+    expect(names(reg, 'nobody')).toEqual([]);
+    expect(reg.namesOf('nobody').size).toBe(0);
+  });
+
+  it('drops discarded series from the order and keeps persisted ones', () => {
+    const reg = new SeriesRegistry(catalog);
+    reg.resolve('acme', 'b', undefined);
+    reg.persist();
+    reg.resolve('acme', 'a', undefined);
+    reg.resolve('acme', 'c', undefined);
+    reg.resolve('globex', 'x', undefined);
+    reg.discardPending();
+    expect(names(reg, 'acme')).toEqual(['b']);
+    expect(names(reg, 'globex')).toEqual([]);
+  });
+
+  it('rebuilds the order from the catalog on reopen, and keeps it as new series register', () => {
+    const reg = new SeriesRegistry(catalog);
+    for (const metric of ['m3', 'm1', 'm2']) reg.resolve('acme', metric, undefined);
+    reg.persist();
+    const again = reopened();
+    expect(names(again, 'acme')).toEqual(['m1', 'm2', 'm3']);
+    again.resolve('acme', 'm0', undefined);
+    expect(names(again, 'acme')).toEqual(['m0', 'm1', 'm2', 'm3']);
+  });
+
+  it('answers unitOf with the current unit, or null', () => {
+    const reg = new SeriesRegistry(catalog);
+    reg.resolve('acme', 'lat', 'ms');
+    reg.resolve('acme', 'count', undefined);
+    expect(reg.unitOf('acme', 'lat')).toBe('ms');
+    expect(reg.unitOf('acme', 'count')).toBeNull();
+    expect(reg.unitOf('acme', 'nothing')).toBeNull();
+    expect(reg.unitOf('globex', 'lat')).toBeNull();
   });
 });

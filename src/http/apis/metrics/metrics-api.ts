@@ -63,7 +63,7 @@ async function viewMany(context: ServerContext, request: FastifyRequest, reply: 
 async function search(context: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const { tenant } = request.params as { tenant: string };
   const { query: glob } = request.query as { query: string };
-  const found = await context.admission.run('query', async () => searchMetrics(context.store, tenant, glob));
+  const found = await context.admission.run('query', () => searchMetrics(context.store, tenant, glob));
   void reply.code(200);
   return found.map((metric) => (metric.unit === null ? { metric: metric.name } : { metric: metric.name, unit: metric.unit }));
 }
