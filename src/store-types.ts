@@ -160,6 +160,12 @@ export interface StoreStats {
   readonly damagedPartitions: number;
   /** False while write-ahead log appends fail (ingest answers STORE_NOT_DURABLE). */
   readonly durable: boolean;
+  /** Corrupt spans the write-ahead log's replay stepped over since the store opened (records in them are lost). */
+  readonly walCorruptSpans: number;
+  /** Bytes in those spans. */
+  readonly walCorruptBytes: number;
+  /** Copies of damaged segments kept under wal/damaged/ for inspection (never deleted automatically). */
+  readonly walDamagedCopies: number;
 }
 
 /** One reason a store is not fully healthy, shaped like an error: a stable code, a sentence, details. */

@@ -133,7 +133,7 @@ class EngineStore implements Store {
     const now = this.cfg.clock.now();
     const isSealed = (w: number, seq: number): boolean => (this.sealed.get(w) ?? 0) >= seq;
     const fullySealed: number[] = [];
-    this.wal.replay(({ seq, batch }) => {
+    const report = this.wal.replay(({ seq, batch }) => {
       this.lastSeq = Math.max(this.lastSeq, seq);
       const { windows } = this.head.apply(batch, seq, now, isSealed);
       if (windows > 0) this.live.set(seq, windows);
@@ -141,6 +141,15 @@ class EngineStore implements Store {
     });
     for (const seq of fullySealed) this.wal.release(seq);
     if (this.head.points > 0) this.cfg.logger.info({ points: this.head.points }, 'replayed the write-ahead log');
+    // A torn tail is a write a crash cut short: it was never acknowledged, so it is only noted.
+    if (report.tornTailBytes > 0) this.cfg.logger.info({ bytes: report.tornTailBytes }, 'cut a torn record from the end of the write-ahead log');
+    if (report.corruptSpans > 0) {
+      const { damage, corruptSpans, corruptBytes, quarantined, recordsReplayed } = report;
+      this.cfg.logger.error(
+        { corruptSpans, corruptBytes, recordsReplayed, damage, copies: quarantined },
+        'the write-ahead log held corrupt spans: every intact record around them was replayed, acknowledged records inside them are lost; the damaged segments are kept in wal/damaged/',
+      );
+    }
   }
 
   private ensureOpen(): void {
@@ -322,6 +331,9 @@ class EngineStore implements Store {
       rolledUpSources: this.scheduler.sourcePointsRolled,
       damagedPartitions: this.ledger.damagedCount,
       durable: !this.walDurability.failing,
+      walCorruptSpans: this.wal.damageFound().corruptSpans,
+      walCorruptBytes: this.wal.damageFound().corruptBytes,
+      walDamagedCopies: this.wal.damagedCopies(),
     };
   }
 
@@ -331,12 +343,21 @@ class EngineStore implements Store {
   }
 
   /**
-   * WAL FINDINGS: damage the write-ahead log's replay found (spans it stepped over, copies put
-   * aside), one reason each, code STORE_WAL_DAMAGED or the like; they make the store 'degraded'.
-   * The WAL's damage report (src/storage/wal-log.ts) is wired in here; none yet.
+   * Damage the write-ahead log's replay found: one reason while copies of damaged segments stay in
+   * wal/damaged/, so the store reads 'degraded' until an operator has looked at them and moved them
+   * away (acknowledged records in the corrupt spans are lost; nothing can bring them back).
    */
   private walFindings(): HealthReason[] {
-    return [];
+    const copies = this.wal.damagedCopies();
+    if (copies === 0) return [];
+    const { corruptSpans, corruptBytes } = this.wal.damageFound();
+    return [
+      {
+        code: 'STORE_WAL_DAMAGED',
+        message: `The write-ahead log held corrupt records; ${copies} damaged segment copies are kept in wal/damaged/ for inspection (strata check lists the spans). Move them away once inspected.`,
+        details: { damagedCopies: copies, corruptSpansSinceOpen: corruptSpans, corruptBytesSinceOpen: corruptBytes },
+      },
+    ];
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import { lockDirectory } from '../storage/dir-lock.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../storage/open-database.js';
 import { auditPartitions, CATALOG_FILE, type Finding } from '../storage/partition-audit.js';
 import { repairPartitions, type RepairAction } from '../storage/partition-repair.js';
+import { auditWal, repairWal, type WalRepair } from '../storage/wal-audit.js';
 import { dataOption } from './cli-parsers.js';
 import { printError } from './print-error.js';
 
@@ -26,6 +27,8 @@ interface CheckReport {
   /** With --repair: what was done, and what is still wrong afterwards. */
   readonly repairs?: readonly RepairAction[];
   readonly remaining?: readonly Finding[];
+  /** With --repair: what the write-ahead log repair did. */
+  readonly walRepair?: WalRepair;
   /** Problems left: the exit status is 1 when this is above 0. */
   readonly problems: number;
 }
@@ -85,21 +88,12 @@ function tightenModes(dataDir: string, findings: readonly Finding[]): number {
   return changed;
 }
 
-/**
- * WAL FINDINGS: damage in the write-ahead log (corrupt spans, copies put aside by a replay), one
- * finding of kind 'wal' each, from the read-only scan of `<data>/wal` (src/storage/wal-scan.ts).
- * Not wired in yet: none are reported.
- */
-function walFindings(_dataDir: string): Finding[] {
-  return [];
-}
-
 /** Everything wrong with `dataDir`; 'recover' when the directory is locked (a repair), so SQLite may recover files a crash left mid-write. */
 function audit(dataDir: string, mode: 'read-only' | 'recover'): Finding[] {
   // Modes first, as found: the read-only SQLite connections of the partition audit create the
   // -wal and -shm files of a WAL-mode file when they are missing (with that file's mode).
   const modes = auditModes(dataDir);
-  return [...auditPartitions(dataDir, mode), ...modes, ...walFindings(dataDir)];
+  return [...auditPartitions(dataDir, mode), ...modes, ...auditWal(dataDir)];
 }
 
 function printHuman(report: CheckReport): void {
@@ -113,7 +107,10 @@ function printHuman(report: CheckReport): void {
   if (report.repairs !== undefined) {
     out.push('repairs:');
     for (const r of report.repairs) out.push(`  ${r.kind.padEnd(18)} ${r.path}: ${r.message}${r.quarantinedTo === undefined ? '' : ` (moved to ${r.quarantinedTo})`}`);
-    if (report.repairs.length === 0) out.push('  nothing to repair');
+    const wal = report.walRepair;
+    if (wal !== undefined && wal.spansRemoved > 0) out.push(`  ${'wal'.padEnd(18)} wal: stepped over ${wal.spansRemoved} corrupt span(s); damaged segments copied to wal/damaged/ and rewritten`);
+    if (wal !== undefined && wal.copiesMoved > 0) out.push(`  ${'wal'.padEnd(18)} wal/damaged: ${wal.copiesMoved} copies moved under quarantine/ (loss accepted)`);
+    if (report.repairs.length === 0 && (wal === undefined || wal.spansRemoved + wal.copiesMoved === 0)) out.push('  nothing to repair');
     out.push(`after repair: ${report.problems} problem(s)`);
     lines(report.remaining ?? []);
   } else if (report.problems > 0) {
@@ -140,10 +137,13 @@ function runCheck(opts: CheckOpts): void {
     const unlock = lockDirectory(dataDir);
     try {
       const findings = audit(dataDir, 'recover');
-      const repairs = repairPartitions(dataDir, findings, { acceptLoss: opts.acceptLoss === true, nowMs: Date.now(), durability: 'normal' });
+      const nowMs = Date.now();
+      // The log first: a FULL restore below replays it too, and replay is what rewrites damaged segments.
+      const walRepair = repairWal(dataDir, { acceptLoss: opts.acceptLoss === true, nowMs, durability: 'normal' });
+      const repairs = repairPartitions(dataDir, findings, { acceptLoss: opts.acceptLoss === true, nowMs, durability: 'normal' });
       tightenModes(dataDir, findings);
       const remaining = audit(dataDir, 'recover');
-      report = { dataDir, serverRunning: false, repair: true, findings, repairs, remaining, problems: remaining.length };
+      report = { dataDir, serverRunning: false, repair: true, findings, repairs, walRepair, remaining, problems: remaining.length };
     } finally {
       unlock();
     }

@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   STORE_SCHEMA_UNSUPPORTED: { kind: 'internal', doc: 'A data file was written by a newer schema version than this build understands.' },
   ROLLUP_QUEUE_FULL: { kind: 'unavailable', doc: 'The rollup worker queue is full; the work stays recorded on disk and is retried.' },
   STORE_PARTITION_DAMAGED: { kind: 'unavailable', doc: 'A partition file the request needs is missing, damaged or recorded as lost; details name the resolution, the range and the reason, and strata check --repair fixes what can be fixed.' },
+  STORE_WAL_DAMAGED: { kind: 'internal', doc: 'The write-ahead log held corrupt spans that replay stepped over (records in them are lost); a health reason, listed while copies of the damaged segments stay in wal/damaged/.' },
   STORE_NOT_DURABLE: { kind: 'unavailable', doc: 'The write-ahead log cannot be written (permissions, read-only or full file system, I/O error), so nothing was accepted; retry once the log directory is writable.' },
   // Identity service.
   IDENTITY_BODY_INVALID: { kind: 'invalid', doc: 'An authentication request body cannot be parsed as API key credentials.' },

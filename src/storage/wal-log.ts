@@ -135,15 +135,20 @@ export class WalLog {
   append(batch: BatchColumns): number {
     const seq = this.nextSeq++;
     const record = encodeRecord(seq, batch, this.scratch);
-    if (this.fd < 0 || this.currentBytes >= WAL_SEGMENT_BYTES_MAX) this.startSegment(seq);
-    let pending = record.buffers.slice();
-    let remaining = record.bytes;
-    while (remaining > 0) {
-      const written = writevSync(this.fd, pending);
-      remaining -= written;
-      if (remaining > 0) pending = dropBytes(pending, written);
+    try {
+      if (this.fd < 0 || this.currentBytes >= WAL_SEGMENT_BYTES_MAX) this.startSegment(seq);
+      let pending = record.buffers.slice();
+      let remaining = record.bytes;
+      while (remaining > 0) {
+        const written = writevSync(this.fd, pending);
+        remaining -= written;
+        if (remaining > 0) pending = dropBytes(pending, written);
+      }
+      if (this.durability === 'full') fdatasyncSync(this.fd);
+    } catch (error) {
+      this.undoAppend(seq);
+      throw error;
     }
-    if (this.durability === 'full') fdatasyncSync(this.fd);
     this.currentBytes += record.bytes;
     const segment = this.segments[this.segments.length - 1] as Segment;
     segment.lastSeq = seq;
@@ -151,8 +156,33 @@ export class WalLog {
     return seq;
   }
 
+  /**
+   * After a failed append (a full disk, an I/O error): cuts what part of the record reached the
+   * file, so the segment still ends on a record boundary and a later append does not follow a torn
+   * record (which replay would report as corruption), and gives the seq back. When even the cut
+   * fails, the segment is closed: the next append starts a new one, and the seq stays used.
+   */
+  private undoAppend(seq: number): void {
+    if (this.fd < 0) {
+      // No segment could be opened: nothing reached a file.
+      this.nextSeq = seq;
+      return;
+    }
+    try {
+      ftruncateSync(this.fd, this.currentBytes);
+      this.nextSeq = seq;
+    } catch {
+      closeSync(this.fd);
+      this.fd = -1;
+    }
+  }
+
   private startSegment(firstSeq: number): void {
-    if (this.fd >= 0) closeSync(this.fd);
+    if (this.fd >= 0) {
+      closeSync(this.fd);
+      // Unset before the open below: if that fails, the next append must not use a closed descriptor.
+      this.fd = -1;
+    }
     const path = join(this.dir, segmentName(firstSeq));
     this.fd = openSync(path, 'a', PRIVATE_FILE_MODE);
     this.currentBytes = 0;

@@ -72,10 +72,13 @@ describe('GET /healthz renders the store health', () => {
     expect((await inject(h, 'GET', '/healthz')).text).toBe('{"status":"ok"}');
   });
 
-  it('exposes the damaged partition count and durability as gauges', async () => {
+  it('exposes the damaged partition count, durability and write-ahead log damage as gauges', async () => {
     h = await harness(() => undefined);
     const res = await inject(h, 'GET', '/metrics');
     expect(res.text).toMatch(/^strata_store_damaged_partitions 0$/m);
     expect(res.text).toMatch(/^strata_store_durable 1$/m);
+    expect(res.text).toMatch(/^strata_wal_corrupt_spans 0$/m);
+    expect(res.text).toMatch(/^strata_wal_corrupt_bytes 0$/m);
+    expect(res.text).toMatch(/^strata_wal_damaged_copies 0$/m);
   });
 });
