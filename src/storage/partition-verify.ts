@@ -23,6 +23,17 @@ export type InspectMode = 'read-only' | 'recover';
 const NEEDS_WRITER = /^SQLITE_(READONLY|CANTOPEN)/;
 
 /**
+ * The chunks of an open partition; 0 for a file without any table (a crash between SQLite's
+ * creation of the file and the commit of its schema leaves one: it holds nothing that could be
+ * missing), undefined for a file with tables but no chunk table.
+ */
+function countChunks(db: Database.Database): number | undefined {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+  if (!tables.includes('chunk')) return tables.length === 0 ? 0 : undefined;
+  return db.prepare('SELECT count(*) FROM chunk').pluck().get() as number;
+}
+
+/**
  * Runs PRAGMA quick_check on an open partition and counts its chunks; `expectedChunks` (what the
  * catalog recorded, a lower bound) must not exceed the count. Cost: quick_check reads every page of
  * the file (and the count every leaf page), so a 100 MB partition costs about 100 MB of reads; the
@@ -37,7 +48,8 @@ export function verifyOpenPartition(db: Database.Database, expectedChunks: numbe
       const quoted = lines.slice(0, QUICK_CHECK_LINES_QUOTED).join('; ');
       return { ok: false, fault: { reason: 'corrupt', detail: `${db.name}: quick_check found ${lines.length} problem(s): ${quoted}` } };
     }
-    const chunks = db.prepare('SELECT count(*) FROM chunk').pluck().get() as number;
+    const chunks = countChunks(db);
+    if (chunks === undefined) return { ok: false, fault: { reason: 'corrupt', detail: `${db.name} has tables but no chunk table` } };
     if (expectedChunks !== undefined && chunks < expectedChunks) {
       return { ok: false, fault: { reason: 'chunks', detail: `${db.name} holds ${chunks} chunks; the catalog recorded ${expectedChunks} at its last write` } };
     }

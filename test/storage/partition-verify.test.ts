@@ -51,6 +51,21 @@ describe('inspectPartitionFile', () => {
     expect(chunkKeysOf(path)).toEqual([16, 32, 48]);
   });
 
+  it('takes a file without tables (a crash before its schema was committed) as holding no chunks, and one with other tables but no chunk table as corrupt', () => {
+    const bare = join(dir, 'bare.sqlite');
+    const db = new Database(bare);
+    db.pragma('user_version = 0');
+    db.exec('VACUUM');
+    db.close();
+    expect(inspectPartitionFile(bare, undefined, 'recover')).toEqual({ ok: true, chunks: 0 });
+    expect(inspectPartitionFile(bare, 1, 'recover')).toMatchObject({ ok: false, fault: { reason: 'chunks' } });
+    const other = join(dir, 'other.sqlite');
+    const db2 = new Database(other);
+    db2.exec('CREATE TABLE note (x INTEGER)');
+    db2.close();
+    expect(inspectPartitionFile(other, undefined, 'recover')).toMatchObject({ ok: false, fault: { reason: 'corrupt' } });
+  });
+
   it('takes an empty file as sound only when nothing is expected of it', () => {
     const path = join(dir, 'empty.sqlite');
     copyFileSync(crashedMidWrite(), path);
