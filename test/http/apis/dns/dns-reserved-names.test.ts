@@ -1,15 +1,15 @@
 // Checks names reserved in JavaScript objects (__proto__, constructor, ...) against the domain listing: it takes no HTTP body (a body-carrying method is its 405), its URLs answer its own faults, and the CLI's import reader treats them as data.
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readImport } from '../../../../src/dns/dns-import.js';
 import { isStrataError } from '../../../../src/core/errors.js';
 import { DNS_TTL_DEFAULT_S } from '../../../../src/dns/dns-limits.js';
 import { startHarness, type Harness } from '../../harness.js';
 import { tokenOf } from '../../inject.js';
+import { guardPrototypes } from '../../prototype-guard.js';
 
 const BASE = '/dns/v1.0/t1';
 const RESERVED = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'] as const;
-const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 const POLLUTING = '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"domains":[]}';
 
 let h: Harness;
@@ -47,11 +47,7 @@ beforeAll(async () => {
   alice = await tokenOf(h, 'alice');
 });
 afterAll(async () => h.close());
-afterEach(() => {
-  expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-  expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_NAMES);
-  expect(Object.getPrototypeOf({})).toBe(Object.prototype);
-});
+guardPrototypes();
 
 describe('the domain listing over HTTP', () => {
   it('takes no body: POST and PUT of a polluting JSON body are its 405, and the listing is unchanged', async () => {

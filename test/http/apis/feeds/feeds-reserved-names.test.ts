@@ -1,9 +1,10 @@
 // Checks that names reserved in JavaScript objects (__proto__, constructor, ...) in published entries are refused in the feeds' error shape or kept as plain data, never a 500, and never touch Object.prototype.
 import { XMLParser } from 'fast-xml-parser';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../harness.js';
 import { tokenOf } from '../../inject.js';
+import { guardPrototypes } from '../../prototype-guard.js';
 
 const FEED = '/feeds/t1/usagesummary/bigdata/events';
 const ATOM = 'application/atom+xml';
@@ -11,7 +12,6 @@ const ATOM_JSON = 'application/vnd.rackspace.atom+json';
 /** Names an object key or XML element may not safely become: the parser refuses the first three. */
 const CRITICAL = ['__proto__', 'constructor', 'prototype'] as const;
 const RESERVED = [...CRITICAL, 'hasOwnProperty', 'toString'] as const;
-const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_' });
 
 let h: Harness;
@@ -82,11 +82,7 @@ beforeAll(async () => {
   alice = await tokenOf(h, 'alice');
 });
 afterAll(async () => h.close());
-afterEach(() => {
-  expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-  expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_NAMES);
-  expect(Object.getPrototypeOf({})).toBe(Object.prototype);
-});
+guardPrototypes();
 
 describe('Atom XML entries with reserved names', () => {
   it.each(CRITICAL)('an element named %s is a 400 FEED_ENTRY_INVALID (the parser refuses it), not a 500', async (name) => {

@@ -1,13 +1,13 @@
 // Checks that names reserved in JavaScript objects (__proto__, constructor, ...) in authentication bodies and token URLs answer the identity fault shape (or authenticate, where they are mere unknown keys), never a 500, and never touch Object.prototype.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, startHarness, type Harness } from '../../harness.js';
 import { expectIdentityFault, inject, tokenOf } from '../../inject.js';
+import { guardPrototypes } from '../../prototype-guard.js';
 
 const CREDENTIAL_KEY = 'RAX-KSKEY:apiKeyCredentials';
 const RESERVED = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'] as const;
 const MAP_SAFE = ['constructor', 'prototype', 'hasOwnProperty', 'toString'] as const;
 const AUTH_BODY_INVALID = 'Invalid request body: unable to parse Auth data. Please review XML or JSON formatting.';
-const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 const ALICE = `{"username":"alice","apiKey":"${KEYS.alice}"}`;
 
 let h: Harness;
@@ -20,11 +20,7 @@ beforeAll(async () => {
   alice = await tokenOf(h, 'alice');
 });
 afterAll(async () => h.close());
-afterEach(() => {
-  expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-  expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_NAMES);
-  expect(Object.getPrototypeOf({})).toBe(Object.prototype);
-});
+guardPrototypes();
 
 describe('POST /v2.0/tokens with reserved names', () => {
   it.each([

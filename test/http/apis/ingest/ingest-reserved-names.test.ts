@@ -1,16 +1,16 @@
 // Checks that names reserved in JavaScript objects (__proto__, constructor, ...) in JSON and msgpack ingest bodies are inert unknown keys or plain metric data, never a 500, and never touch Object.prototype.
 import { Packr } from 'msgpackr';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/core/clock.js';
 import { startHarness, type Harness } from '../../harness.js';
 import { expectIngestError, inject, tokenOf, type InjectOptions } from '../../inject.js';
+import { guardPrototypes } from '../../prototype-guard.js';
 
 const MINUTE_MS = 60_000;
 const START_MS = Date.UTC(2026, 0, 1, 12);
 const T_MS = START_MS - MINUTE_MS;
 const INGEST = '/ingest/v2.0/t1/ingest';
 const RESERVED = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'] as const;
-const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 const MSGPACK = 'application/x-msgpack';
 /** msgpackr with plain-object maps, so a decoded own `__proto__` key is packed as a key (as another client's encoder would send it). */
 const packr = new Packr();
@@ -51,11 +51,7 @@ beforeAll(async () => {
   alice = await tokenOf(h, 'alice');
 });
 afterAll(async () => h.close());
-afterEach(() => {
-  expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-  expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_NAMES);
-  expect(Object.getPrototypeOf({})).toBe(Object.prototype);
-});
+guardPrototypes();
 
 describe('reserved keys in a metric (JSON and msgpack)', () => {
   it.each([

@@ -1,13 +1,13 @@
 // Checks that names reserved in JavaScript objects (__proto__, constructor, ...) in every monitoring POST and PUT body are refused in the monitoring error shape or kept as plain data, never a 500, and never touch Object.prototype.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../harness.js';
 import { expectMetricsError, inject, tokenOf, type Injected } from '../../inject.js';
+import { guardPrototypes } from '../../prototype-guard.js';
 
 const B = '/monitoring/v1.0/t1';
 /** Names an object key may not safely become; JSON bodies may still carry the last four as keys of maps. */
 const RESERVED = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'] as const;
 const MAP_SAFE = ['constructor', 'prototype', 'hasOwnProperty', 'toString'] as const;
-const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 /** Metadata whose every key is reserved (except __proto__, which no JSON body may carry). */
 const RESERVED_METADATA = Object.fromEntries(MAP_SAFE.map((name, i) => [name, `value ${i}`]));
 
@@ -100,11 +100,7 @@ beforeAll(async () => {
   tree.token = await created(`${B}/agent_tokens`, { label: 'agent' });
 });
 afterAll(async () => h.close());
-afterEach(() => {
-  expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-  expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_NAMES);
-  expect(Object.getPrototypeOf({})).toBe(Object.prototype);
-});
+guardPrototypes();
 
 describe.each(COLLECTIONS)('$name bodies', (c) => {
   it('a __proto__ key at the top is a 400 HTTP_BODY_INVALID, as is constructor.prototype', async () => {
