@@ -1,4 +1,4 @@
-// Owns `npm run bench`: runs the floors and the engine per value kind in child processes, the HTTP bench when present, prints the tables, writes bench/results/engine.json.
+// Owns `npm run bench`: runs the floors and the engine per value kind in child processes, the HTTP bench when present, and the overload suite; prints the tables, writes bench/results/*.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, platform, release, totalmem } from 'node:os';
@@ -8,6 +8,8 @@ import { runChild } from './child-io.js';
 import type { EngineResult } from './engine.js';
 import type { FloorResult } from './floors.js';
 import { WARMUP_QUERIES, TIMED_QUERIES } from './latency.js';
+import { overloadDescription, type OverloadRun } from './overload.js';
+import { overloadRows } from './overload-report.js';
 import { createProgress, type BenchProgress } from './progress.js';
 import { rate, renderReport, renderTable } from './report.js';
 import { summariseKind, type KindRuns } from './summary.js';
@@ -25,6 +27,7 @@ const ROW_FLOOR_KINDS: readonly ValueKind[] = VALUE_KINDS;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, '..', '..', 'bench', 'results', 'engine.json');
+const OVERLOAD_RESULTS_FILE = join(HERE, '..', '..', 'bench', 'results', 'overload.json');
 const HTTP_BENCH_MODULE = join(HERE, 'http-ingest.js');
 
 /** Issue 3's HTTP targets: ingest rate per wire format, and the 288-point plot's median latency. */
@@ -111,16 +114,52 @@ function httpText(result: unknown, engineWalkPps: number | undefined): string {
   return ['HTTP bench (bench/http-ingest.ts; its targets are issue 3\'s)', renderTable(['format', 'points/s, median (min–max) of runs', 'of embedded walk', 'body MiB', 'seconds'], rows), ...plot].join('\n');
 }
 
-function selectedKinds(): ValueKind[] {
-  const asked = process.argv.slice(2);
-  const unknown = asked.filter((k) => !VALUE_KINDS.includes(k as ValueKind));
-  if (unknown.length > 0) throw new Error(`unknown value kinds: ${unknown.join(', ')} (known: ${VALUE_KINDS.join(', ')})`);
-  return asked.length > 0 ? (asked as ValueKind[]) : [...VALUE_KINDS];
+/** The suite that floods `strata serve` (about 75 s a run); selectable alone: `npm run bench -- overload`. */
+const OVERLOAD_SUITE = 'overload';
+
+/** What argv asks for: value kinds (default all), and whether the overload suite runs (default yes; with names, only if named). */
+function selection(): { kinds: ValueKind[]; overload: boolean; baseCli: string | undefined } {
+  const args = process.argv.slice(2);
+  const baseAt = args.indexOf('--base');
+  const baseCli = baseAt >= 0 ? args[baseAt + 1] : undefined;
+  const asked = args.filter((a, i) => a !== '--base' && (baseAt < 0 || i !== baseAt + 1));
+  const unknown = asked.filter((k) => k !== OVERLOAD_SUITE && !VALUE_KINDS.includes(k as ValueKind));
+  if (unknown.length > 0) throw new Error(`unknown suites: ${unknown.join(', ')} (known: ${[...VALUE_KINDS, OVERLOAD_SUITE].join(', ')})`);
+  if (asked.length === 0) return { kinds: [...VALUE_KINDS], overload: true, baseCli };
+  return { kinds: asked.filter((k) => k !== OVERLOAD_SUITE) as ValueKind[], overload: asked.includes(OVERLOAD_SUITE), baseCli };
 }
 
 async function main(): Promise<void> {
+  const { kinds, overload, baseCli } = selection();
+  if (kinds.length > 0) await runEngineSuites(kinds);
+  if (overload) await runOverloadSuite(baseCli);
+}
+
+/**
+ * The overload suite in its own process per run (bench/overload.ts): this build, and first the
+ * build at `--base <dist/src/cli/main.js>` when given; prints a table, writes bench/results/overload.json.
+ */
+async function runOverloadSuite(baseCli: string | undefined): Promise<void> {
   const started = performance.now();
-  const kinds = selectedKinds();
+  const progress = createProgress(baseCli === undefined ? 1 : 2);
+  const runs: OverloadRun[] = [];
+  if (baseCli !== undefined) runs.push(await child(progress, `overload: the build at ${baseCli}`, 'overload.js', ['--cli', baseCli, '--label', 'before']));
+  runs.push(await child(progress, 'overload: this build', 'overload.js', ['--label', baseCli === undefined ? 'this build' : 'after']));
+  progress.stop();
+  const { header, rows, verdicts } = overloadRows(runs);
+  console.log('');
+  console.log(`Overload (issue 10): ${overloadDescription()}`);
+  console.log(renderTable(header, rows));
+  console.log(verdicts.join('\n'));
+  const durationSeconds = (performance.now() - started) / 1000;
+  mkdirSync(dirname(OVERLOAD_RESULTS_FILE), { recursive: true });
+  const results = { date: new Date().toISOString(), durationSeconds, machine: machine('n/a (not measured by this suite)'), description: overloadDescription(), runs };
+  writeFileSync(OVERLOAD_RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote ${OVERLOAD_RESULTS_FILE} (${durationSeconds.toFixed(0)} s)`);
+}
+
+async function runEngineSuites(kinds: ValueKind[]): Promise<void> {
+  const started = performance.now();
   const endMs = Date.now();
   const t0Ms = chooseT0Ms(endMs, STANDARD_POINTS, STANDARD_INTERVAL_MS);
   const httpPresent = existsSync(HTTP_BENCH_MODULE);

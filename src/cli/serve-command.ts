@@ -90,8 +90,20 @@ async function serve(options: ServeOptions): Promise<void> {
       vendorPrefix: options.vendorPrefix,
       bodyLimitBytes: options.bodyLimit,
       admission: {
-        ingest: { concurrency: options.ingestConcurrency, queueMax: options.ingestQueue },
-        query: { concurrency: options.queryConcurrency, queueMax: options.queryQueue },
+        ingest: {
+          concurrency: options.ingestConcurrency,
+          queueMax: options.ingestQueue,
+          tenantRequestsMax: options.ingestTenantRequests,
+          bodyBytesMax: options.ingestBodyBytes,
+          tenantBodyBytesMax: options.ingestTenantBodyBytes,
+        },
+        query: {
+          concurrency: options.queryConcurrency,
+          queueMax: options.queryQueue,
+          tenantRequestsMax: options.queryTenantRequests,
+          bodyBytesMax: options.queryBodyBytes,
+          tenantBodyBytesMax: options.queryTenantBodyBytes,
+        },
       },
       multiTenantIngest: options.multiTenantIngest,
       processMetrics: true,

@@ -1,6 +1,17 @@
 // Owns the options of `strata serve`: every flag with its environment variable and default.
 import { Option } from 'commander';
-import { ADMISSION_SIZE_MAX, HTTP_BODY_BYTES_MAX, INGEST_CONCURRENCY_DEFAULT, INGEST_QUEUE_MAX_DEFAULT, QUERY_CONCURRENCY_DEFAULT, QUERY_QUEUE_MAX_DEFAULT } from '../http/http-limits.js';
+import {
+  ADMISSION_BODY_BYTES_LIMIT_MAX,
+  ADMISSION_SIZE_MAX,
+  ADMISSION_TENANT_SHARE_DEFAULT,
+  HTTP_BODY_BYTES_MAX,
+  INGEST_BODY_BYTES_DEFAULT,
+  INGEST_CONCURRENCY_DEFAULT,
+  INGEST_QUEUE_MAX_DEFAULT,
+  QUERY_BODY_BYTES_DEFAULT,
+  QUERY_CONCURRENCY_DEFAULT,
+  QUERY_QUEUE_MAX_DEFAULT,
+} from '../http/http-limits.js';
 import { DEFAULT_TOKEN_TTL_MS, TOKEN_TTL_MS_MAX, TOKEN_TTL_MS_MIN } from '../identity/identity-service.js';
 import { ROLLUP_WORKERS_MAX } from '../core/limits.js';
 import { dataOption, integerIn, parseBoolean } from './cli-parsers.js';
@@ -19,6 +30,12 @@ export interface ServeOptions {
   readonly ingestQueue: number;
   readonly queryConcurrency: number;
   readonly queryQueue: number;
+  readonly ingestTenantRequests?: number;
+  readonly ingestBodyBytes: number;
+  readonly ingestTenantBodyBytes?: number;
+  readonly queryTenantRequests?: number;
+  readonly queryBodyBytes: number;
+  readonly queryTenantBodyBytes?: number;
   readonly multiTenantIngest: boolean;
   readonly workers?: number;
   readonly durability: 'normal' | 'full';
@@ -30,6 +47,30 @@ export interface ServeOptions {
 
 /** Longest graceful shutdown accepted, in seconds. */
 const SHUTDOWN_TIMEOUT_S_MAX = 3_600;
+
+/**
+ * The in-flight budgets of one kind of work (checked when a request arrives, before its body is
+ * read; over them it gets 503 with Retry-After). The tenant budgets have no fixed default: they are
+ * a share of the kind's, so they follow it when it is raised (the server config computes them).
+ */
+function budgetOptions(kind: 'ingest' | 'query', bodyBytesDefault: number): Option[] {
+  const env = `STRATA_${kind.toUpperCase()}`;
+  const share = `${ADMISSION_TENANT_SHARE_DEFAULT * 100}%`;
+  const requests = integerIn(1, ADMISSION_SIZE_MAX);
+  const bytes = integerIn(1, ADMISSION_BODY_BYTES_LIMIT_MAX);
+  return [
+    new Option(`--${kind}-tenant-requests <n>`, `${kind} requests of one tenant in flight before 503 (default: ${share} of ${kind} concurrency + queue)`)
+      .env(`${env}_TENANT_REQUESTS`)
+      .argParser(requests),
+    new Option(`--${kind}-body-bytes <bytes>`, `${kind} request body bytes in flight before 503 (Content-Length; a chunked body counts as the body limit)`)
+      .env(`${env}_BODY_BYTES`)
+      .default(bodyBytesDefault)
+      .argParser(bytes),
+    new Option(`--${kind}-tenant-body-bytes <bytes>`, `${kind} body bytes of one tenant in flight before 503 (default: ${share} of --${kind}-body-bytes, at least the largest body)`)
+      .env(`${env}_TENANT_BODY_BYTES`)
+      .argParser(bytes),
+  ];
+}
 
 /** Every option of `strata serve`; the environment variable of each is STRATA_ plus its name. */
 export function serveOptions(): Option[] {
@@ -50,9 +91,11 @@ export function serveOptions(): Option[] {
     new Option('--vendor-prefix <prefix>', 'vendor prefix of identity extension keys (RAX-KSKEY:…, RAX-AUTH:…)').env('STRATA_VENDOR_PREFIX').default('RAX'),
     new Option('--body-limit <bytes>', 'largest ingest request body').env('STRATA_BODY_LIMIT').default(HTTP_BODY_BYTES_MAX).argParser(integerIn(1024, HTTP_BODY_BYTES_MAX)),
     new Option('--ingest-concurrency <n>', 'ingest requests running at once').env('STRATA_INGEST_CONCURRENCY').default(INGEST_CONCURRENCY_DEFAULT).argParser(positive),
-    new Option('--ingest-queue <n>', 'ingest requests waiting before 503').env('STRATA_INGEST_QUEUE').default(INGEST_QUEUE_MAX_DEFAULT).argParser(sizes),
+    new Option('--ingest-queue <n>', 'ingest requests in flight beyond those running (reading a body or waiting) before 503').env('STRATA_INGEST_QUEUE').default(INGEST_QUEUE_MAX_DEFAULT).argParser(sizes),
     new Option('--query-concurrency <n>', 'query requests running at once').env('STRATA_QUERY_CONCURRENCY').default(QUERY_CONCURRENCY_DEFAULT).argParser(positive),
-    new Option('--query-queue <n>', 'query requests waiting before 503').env('STRATA_QUERY_QUEUE').default(QUERY_QUEUE_MAX_DEFAULT).argParser(sizes),
+    new Option('--query-queue <n>', 'query requests in flight beyond those running before 503').env('STRATA_QUERY_QUEUE').default(QUERY_QUEUE_MAX_DEFAULT).argParser(sizes),
+    ...budgetOptions('ingest', INGEST_BODY_BYTES_DEFAULT),
+    ...budgetOptions('query', QUERY_BODY_BYTES_DEFAULT),
     new Option('--multi-tenant-ingest [enabled]', 'let admins write any tenant through /ingest/multi')
       .env('STRATA_MULTI_TENANT_INGEST')
       .default(false)

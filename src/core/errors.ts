@@ -78,7 +78,7 @@ export const ERROR_CODES = {
   HTTP_ACCEPT_UNSUPPORTED: { kind: 'unsupported_media', doc: 'The Accept header names no media type the resource can produce.' },
   HTTP_BODY_TOO_LARGE: { kind: 'over_limit', doc: "A request body is larger than the resource's byte limit (HTTP_BODY_BYTES_MAX for ingest)." },
   HTTP_BODY_INVALID: { kind: 'invalid', doc: 'A request body cannot be decoded (bad JSON or msgpack) or has the wrong shape.' },
-  HTTP_OVERLOADED: { kind: 'unavailable', doc: 'The admission queue of this kind of work is full; retry after the Retry-After seconds.' },
+  HTTP_OVERLOADED: { kind: 'unavailable', doc: 'Admission refused the request on arrival, before its body was read: an in-flight limit of its kind of work (requests or body bytes, server-wide or per tenant) or its queue is full; details name the scope and limit; retry after the Retry-After seconds.' },
   QUERY_METRICS_TOO_MANY: { kind: 'invalid', doc: 'A multi-metric query names more than VIEWS_METRICS_MAX metrics.' },
   SEARCH_RESULTS_TOO_MANY: { kind: 'over_limit', doc: 'A metric search matches more than SEARCH_RESULTS_MAX names; narrow the glob.' },
   INGEST_TTL_INVALID: { kind: 'invalid', doc: 'A ttlInSeconds is present but not an integer between 1 and 2147483647.' },

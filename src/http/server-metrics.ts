@@ -30,20 +30,14 @@ export function createServerMetrics(store: Store, admission: Admission, options:
       buckets: LATENCY_BUCKETS_S,
       registers: [registry],
     }),
-    admissionRejected: new Counter({ name: 'strata_admission_rejected_total', help: 'Requests refused with 503 because their queue was full.', labelNames: ['work'], registers: [registry] }),
+    admissionRejected: new Counter({
+      name: 'strata_admission_rejected_total',
+      help: 'Requests shed: refused with 503 and Retry-After by admission (an in-flight budget or a full queue) before any work started.',
+      labelNames: ['work'],
+      registers: [registry],
+    }),
   };
-  new Gauge({
-    name: 'strata_admission_queue_depth',
-    help: 'Requests running or waiting in each admission queue.',
-    labelNames: ['work', 'state'],
-    registers: [registry],
-    collect() {
-      for (const [work, depth] of admission.depths()) {
-        this.set({ work, state: 'running' }, depth.running);
-        this.set({ work, state: 'waiting' }, depth.waiting);
-      }
-    },
-  });
+  addAdmissionGauges(registry, admission);
   const storeGauge = (name: string, help: string, read: (stats: ReturnType<Store['stats']>) => number): void => {
     new Gauge({
       name,
@@ -64,5 +58,54 @@ export function createServerMetrics(store: Store, admission: Admission, options:
   storeGauge('strata_head_points', 'Points held in the in-memory head, not yet sealed.', (stats) => stats.headPoints);
   storeGauge('strata_store_points_accepted', 'Points the store accepted since it opened (all clients).', (stats) => stats.pointsAccepted);
   storeGauge('strata_store_points_rejected', 'Points the store rejected since it opened (all clients).', (stats) => stats.pointsRejected);
+  storeGauge('strata_store_damaged_partitions', 'Partitions found damaged or lost; queries that need them fail until strata check --repair.', (stats) => stats.damagedPartitions ?? 0);
+  storeGauge('strata_wal_corrupt_spans', 'Corrupt spans the write-ahead log replay stepped over since the store opened (acknowledged records in them are lost).', (stats) => stats.walCorruptSpans);
+  storeGauge('strata_wal_corrupt_bytes', 'Bytes in the corrupt write-ahead log spans replay stepped over since the store opened.', (stats) => stats.walCorruptBytes);
+  storeGauge('strata_wal_damaged_copies', 'Copies of damaged write-ahead log segments kept in wal/damaged/ for inspection.', (stats) => stats.walDamagedCopies);
+  storeGauge('strata_store_durable', '1 while write-ahead log appends succeed, 0 while they fail (ingest answers 503).', (stats) => (stats.durable === false ? 0 : 1));
   return metrics;
+}
+
+/** The admission gauges: in-flight requests and body bytes per kind, which budget refused how often, queue depths. */
+function addAdmissionGauges(registry: Registry, admission: Admission): void {
+  new Gauge({
+    name: 'strata_admission_in_flight_requests',
+    help: 'Requests admitted and not yet answered, per kind of work.',
+    labelNames: ['work'],
+    registers: [registry],
+    collect() {
+      for (const [work, inFlight] of admission.inFlight()) this.set({ work }, inFlight.requests);
+    },
+  });
+  new Gauge({
+    name: 'strata_admission_in_flight_body_bytes',
+    help: 'Body bytes (declared, or the body limit for a chunked body) of requests admitted and not yet answered, per kind of work.',
+    labelNames: ['work'],
+    registers: [registry],
+    collect() {
+      for (const [work, inFlight] of admission.inFlight()) this.set({ work }, inFlight.bodyBytes);
+    },
+  });
+  new Counter({
+    name: 'strata_admission_budget_refusals_total',
+    help: 'Requests refused at arrival, per kind of work and the budget that refused them (scope server or tenant, limit requests or bodyBytes).',
+    labelNames: ['work', 'scope', 'limit'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { kind, scope, limit, count } of admission.refusals()) this.inc({ work: kind, scope, limit }, count);
+    },
+  });
+  new Gauge({
+    name: 'strata_admission_queue_depth',
+    help: 'Requests running or waiting in each admission queue.',
+    labelNames: ['work', 'state'],
+    registers: [registry],
+    collect() {
+      for (const [work, depth] of admission.depths()) {
+        this.set({ work, state: 'running' }, depth.running);
+        this.set({ work, state: 'waiting' }, depth.waiting);
+      }
+    },
+  });
 }

@@ -1,6 +1,6 @@
 // Owns the fastify server factory: validators, shared hooks (txn id, auth, media types, admission), the OpenAPI document and the default error shape.
 import fastifySwagger from '@fastify/swagger';
-import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { systemClock, type Clock } from '../core/clock.js';
 import { openDns, type Dns } from '../dns/dns-service.js';
@@ -9,7 +9,7 @@ import type { IdentityService } from '../identity/identity-service.js';
 import { openMonitoring, type MonitoringService } from '../monitoring/monitoring-service.js';
 import type { Store } from '../store-types.js';
 import { IngestDecoder } from '../wire/ingest-decoder.js';
-import { Admission } from './admission.js';
+import { Admission, admitRequest, releaseRequest } from './admission.js';
 import { sendApiError, useApiErrors } from './api-errors.js';
 import { metricsErrors } from './apis/metrics/metrics-api.js';
 import { errorsOfUrl, registerApis } from './api-registry.js';
@@ -17,9 +17,7 @@ import { openApiDocument, OPENAPI_ROUTE } from './apis/openapi/openapi-api.js';
 import { authenticateRequest } from './auth.js';
 import { useBasicAuth, type BasicAuthenticator } from './basic-auth.js';
 import { negotiate } from './content-negotiation.js';
-import { httpError } from './http-errors.js';
 import { PATH_PARAM_LENGTH_MAX } from './http-limits.js';
-import { rulesOf } from './route-rules.js';
 import { requestValidators } from './schema-compilers.js';
 import { resolveServerConfig, type ServerConfig, type ServerConfigInput } from './server-config.js';
 import type { ServerContext } from './server-context.js';
@@ -52,20 +50,25 @@ function listeningUrl(app: FastifyInstance): string {
   return `http://${host}:${address.port}`;
 }
 
+/** True when a request waits for `100 Continue` before sending its body. */
+function expectsContinue(request: FastifyRequest): boolean {
+  return request.headers.expect?.toLowerCase() === '100-continue';
+}
+
 function addHooks(app: FastifyInstance, context: ServerContext, basic: BasicAuthenticator): void {
   app.addHook('onRequest', async (request, reply) => {
     await authenticateRequest(request, reply, context.identity, basic);
     negotiate(request);
-    const { work } = rulesOf(request);
-    // Refuse early, before a large body is read; the handler checks again when it enqueues.
-    if (work !== undefined && !context.admission.hasRoom(work)) {
-      throw httpError('HTTP_OVERLOADED', `The server is busy with ${work} requests; retry shortly.`, { work });
-    }
+    // Admission before the body is read: an overloaded server refuses a large body without reading it.
+    admitRequest(context.admission, request, reply, context.config.bodyLimitBytes);
+    // Only now may a client that waits for it send its body (see the checkContinue listener).
+    if (expectsContinue(request)) reply.raw.writeContinue();
   });
   app.addHook('onSend', async (request, reply) => {
     void reply.header(TXN_ID_HEADER, request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
+    releaseRequest(request);
     const route = request.routeOptions.url ?? 'unmatched';
     context.metrics.requestSeconds.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
@@ -114,6 +117,10 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     publicUrl: () => configuredUrl ?? (listenedUrl ??= app.server.listening ? listeningUrl(app) : undefined) ?? listeningUrl(app),
   };
   app.decorate('strata', context);
+  // Node answers `Expect: 100-continue` itself before any hook runs, unless someone listens: then
+  // the request goes on as usual and the onRequest hook sends the 100 once it is admitted, so a
+  // refused client is told before it sends its body at all.
+  app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.addHook('onClose', async () => {
     for (const service of owned) service.close();
   });

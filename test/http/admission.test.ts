@@ -1,39 +1,19 @@
 // Tests admission: bounded queues per kind of work, and the 503 with Retry-After that changes nothing.
 import { describe, expect, it } from 'vitest';
-import { Admission } from '../../src/http/admission.js';
+import { Admission, type AdmissionLimits } from '../../src/http/admission.js';
+import { TURNS_PER_PACED_START } from '../../src/http/http-limits.js';
 import { openStore } from '../../src/store.js';
-import type { Store } from '../../src/store-types.js';
+import { gated, type GatedStore } from './gated-store.js';
 import { call, startHarness } from './harness.js';
 
-/** A store whose writes wait at a gate the test opens, so requests stay in flight on demand. */
-function gated(store: Store): { store: Store; open(): void; entered: () => number } {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  let entered = 0;
-  const wrapper: Store = {
-    write: async (points, options) => {
-      entered += 1;
-      await gate;
-      return store.write(points, options);
-    },
-    writeColumns: async (columns, options) => {
-      entered += 1;
-      await gate;
-      return store.writeColumns(columns, options);
-    },
-    query: (request) => store.query(request),
-    plan: (request) => store.plan(request),
-    listMetrics: (tenant, options) => store.listMetrics(tenant, options),
-    flush: () => store.flush(),
-    stats: () => store.stats(),
-    close: () => store.close(),
-  };
-  return { store: wrapper, open: () => release(), entered: () => entered };
+/** Limits of a kind whose budgets are as wide as its queue, so only the queue sizes matter. */
+function queueOnly(concurrency: number, queueMax: number): AdmissionLimits {
+  return { concurrency, queueMax, tenantRequestsMax: Math.max(1, concurrency + queueMax), bodyBytesMax: 1024, tenantBodyBytesMax: 1024 };
 }
 
 describe('Admission', () => {
   it('runs up to concurrency, queues up to queueMax, and refuses the rest before starting them', async () => {
-    const admission = new Admission({ ingest: { concurrency: 1, queueMax: 1 }, query: { concurrency: 1, queueMax: 0 } });
+    const admission = new Admission({ ingest: queueOnly(1, 1), query: queueOnly(1, 0) });
     let release!: () => void;
     const hold = new Promise<void>((resolve) => (release = resolve));
     const started: number[] = [];
@@ -52,16 +32,35 @@ describe('Admission', () => {
     expect(admission.depths().get('ingest')).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('starts ingest work at most once per TURNS_PER_PACED_START turns of the event loop, and query work at once', async () => {
+    const admission = new Admission({ ingest: queueOnly(4, 4), query: queueOnly(4, 4) });
+    let turn = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turn += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const starts: number[] = [];
+    await Promise.all([1, 2, 3, 4].map(() => admission.run('ingest', async () => void starts.push(turn))));
+    for (let k = 1; k < starts.length; k++) expect((starts[k] as number) - (starts[k - 1] as number)).toBeGreaterThanOrEqual(TURNS_PER_PACED_START);
+    const asked = turn;
+    let ran = -1;
+    await admission.run('query', async () => void (ran = turn));
+    expect(ran).toBe(asked);
+    ticking = false;
+  });
+
   it('refuses unbounded or nonsensical sizes', () => {
-    expect(() => new Admission({ ingest: { concurrency: 0, queueMax: 1 }, query: { concurrency: 1, queueMax: 1 } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
-    expect(() => new Admission({ ingest: { concurrency: 1, queueMax: Infinity }, query: { concurrency: 1, queueMax: 1 } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => new Admission({ ingest: queueOnly(0, 1), query: queueOnly(1, 1) })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => new Admission({ ingest: { ...queueOnly(1, 1), queueMax: Infinity }, query: queueOnly(1, 1) })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
 });
 
 describe('503 over HTTP', () => {
   it('answers 503 with Retry-After when the ingest queue is full, and writes nothing of the refused batch', async () => {
     const now = Date.now();
-    let gate!: ReturnType<typeof gated>;
+    let gate!: GatedStore;
     const h = await startHarness({
       makeStore: async (dir) => (gate = gated(await openStore({ dir, workers: 0, background: false }))).store,
       config: { admission: { ingest: { concurrency: 1, queueMax: 0 } } },
