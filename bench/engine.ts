@@ -24,11 +24,11 @@ export type BatchMode = 'prebuilt' | 'streamed';
 
 /** How flush() split into sealing and rolling up. */
 export interface FlushMeasurement {
-  /** Seconds of flush()'s synchronous part: sealing every head window and submitting the first tasks. */
+  /** Seconds from flush() until the head was empty: sealing every head window (in turns). */
   readonly sealSeconds: number;
   /** Seconds from there until flush() resolved: rollups through all five levels (plus catalog commits). */
   readonly rollupSeconds: number;
-  /** True when the head was empty as flush() returned its promise, i.e. the split above is real. */
+  /** True when the head was empty before any rollup of the flush ran, i.e. the split above is real. */
   readonly sealedSynchronously: boolean;
   /** Source points/buckets the rollup tasks reported, when the store exposes the count (not public API). */
   readonly rolledUpSourcePoints: number | null;
@@ -93,8 +93,10 @@ async function ingest(store: Store, source: BatchSource): Promise<number> {
 
 async function timedFlush(store: Store): Promise<FlushMeasurement> {
   const started = performance.now();
-  // flush() seals every window before its first await, so the promise comes back once sealing is done.
+  // flush() seals in turns that yield the event loop, then waits for the rollups it starts only
+  // after the last seal: sealing is done once the head is empty (a turn away at most).
   const pending = store.flush();
+  while (store.stats().headPoints > 0) await new Promise((resolve) => setImmediate(resolve));
   const sealedAt = performance.now();
   const sealedSynchronously = store.stats().headPoints === 0;
   await pending;

@@ -2,13 +2,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { StrataError } from './core/errors.js';
-import { HEAD_POINTS_MAX, HEAD_POINTS_SEAL_EARLY, INGEST_BATCH_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRIC_SEARCH_SCAN_NAMES_MAX, METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX, SEAL_QUIET_MS } from './core/limits.js';
+import { HEAD_POINTS_MAX, HEAD_POINTS_SEAL_EARLY, INGEST_BATCH_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRIC_SEARCH_SCAN_NAMES_MAX, METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX, SEAL_QUIET_MS, SEAL_STEP_POINTS, SEAL_STEP_SERIES_MAX } from './core/limits.js';
 import { compileGlob } from './model/glob.js';
 import { LAYOUT, type RollupResolution } from './model/resolution.js';
 import { checkColumnsShape, type PointColumns } from './model/point-columns.js';
 import type { Point } from './model/sample.js';
 import { Head } from './ingest/head.js';
-import { sealWindow, type LiveRecords, type SealerDeps } from './ingest/sealer.js';
+import { SealRunner, type SealPick } from './ingest/seal-runner.js';
+import type { LiveRecords } from './ingest/sealer.js';
+import { mergeSamples } from './model/merge-samples.js';
 import { IngestScratch, validateBatch, validateColumns, type TimeBounds, type ValidatedBatch } from './ingest/validate.js';
 import { ChunkCache } from './query/chunk-cache.js';
 import { scanMetricNames } from './query/metric-scan.js';
@@ -19,10 +21,11 @@ import { sweepExpired } from './retention/sweeper.js';
 import { DueIndex } from './rollup/due-index.js';
 import { RollupPool } from './rollup/rollup-pool.js';
 import { RollupScheduler } from './rollup/scheduler.js';
-import { Catalog } from './storage/catalog.js';
+import { Catalog, type PartitionRow } from './storage/catalog.js';
 import { lockDirectory } from './storage/dir-lock.js';
 import { PRIVATE_DIR_MODE } from './storage/open-database.js';
 import { partitionEndOf } from './storage/partition-damage.js';
+import { partitionStartOf } from './storage/partition-set.js';
 import { PartitionLedger } from './storage/partition-ledger.js';
 import { PartitionSet } from './storage/partition-set.js';
 import { SeriesRegistry } from './storage/series-registry.js';
@@ -48,7 +51,7 @@ class EngineStore implements Store {
   private readonly cache: ChunkCache;
   private readonly pool: RollupPool;
   private readonly scheduler: RollupScheduler;
-  private readonly sealer: SealerDeps;
+  private readonly seals: SealRunner;
   private readonly reader: ReaderSources;
   private readonly unlock: () => void;
   private timer: NodeJS.Timeout | undefined;
@@ -97,29 +100,40 @@ class EngineStore implements Store {
       },
       partitions: this.ledger,
     });
-    this.sealer = {
+    const sealer = {
       head: this.head,
       partitions: this.partitions,
       catalog: this.catalog,
       wal: this.wal,
       sealed: this.sealed,
-      markDue: (start, ids) => this.due.add('FULL', start, ids, cfg.clock.now()),
-      onChunksWritten: (start, ids) => this.cache.invalidate('FULL', start, ids),
+      markDue: (start: number, ids: readonly number[]) => this.due.add('FULL', start, ids, cfg.clock.now()),
+      onChunksWritten: (start: number, ids: readonly number[]) => this.cache.invalidate('FULL', start, ids),
       lastSeq: () => this.lastSeq,
-      partitionDamaged: (start) => this.ledger.damageOf('FULL', start) !== undefined,
-      onPartitionRecorded: (row) => this.ledger.learn([row]),
+      partitionDamaged: (start: number) => this.ledger.damageOf('FULL', start) !== undefined,
+      onPartitionRecorded: (row: PartitionRow) => this.ledger.learn([row]),
     };
+    this.seals = new SealRunner({ sealer, live: this.live, logger: cfg.logger, stepPoints: SEAL_STEP_POINTS, stepSeries: SEAL_STEP_SERIES_MAX });
     this.reader = {
       cache: this.cache,
       due: this.due,
       head: {
         // Membership only: the reader needs no order, so no sort of the head's windows per lookup.
+        // A window being sealed counts as head until its seal is committed.
         windowsOf: (id) => {
           const starts: number[] = [];
           for (const [start, window] of this.head.windows) if (window.series.has(id)) starts.push(start);
+          const frozen = this.seals.current?.window;
+          if (frozen !== undefined && frozen.series.has(id) && !starts.includes(frozen.startMs)) starts.push(frozen.startMs);
           return starts;
         },
-        samples: (id, w) => this.head.windows.get(w)?.series.get(id)?.samples(),
+        samples: (id, w) => {
+          const fresh = this.head.windows.get(w)?.series.get(id)?.samples();
+          const frozen = this.seals.current?.window;
+          const older = frozen?.startMs === w ? frozen.series.get(id)?.samples() : undefined;
+          // Writes that arrived after the freeze are newer than every frozen point: they win.
+          if (older === undefined) return fresh;
+          return fresh === undefined ? older : mergeSamples(older, fresh);
+        },
       },
     };
     if (cfg.background) {
@@ -177,7 +191,9 @@ class EngineStore implements Store {
       });
     }
     if (size === 0) return { accepted: 0, rejected: [] };
-    if (this.head.points + size > HEAD_POINTS_MAX) this.sealOldest(HEAD_POINTS_MAX - size);
+    // No seal is forced here: one bounded turn of a seal starts if none is going (a small window
+    // frees its room at once); otherwise the writer gets a 503 and retries while the seal goes on.
+    if (this.head.points + size > HEAD_POINTS_MAX) this.seals.start(this.nextToSeal);
     if (this.head.points + size > HEAD_POINTS_MAX) {
       throw new StrataError('INGEST_HEAD_FULL', 'the head is full and sealing has not caught up; retry later', { headPoints: this.head.points });
     }
@@ -252,22 +268,25 @@ class EngineStore implements Store {
     return { metrics, nextAfter: page.nextAfter };
   }
 
-  /** Seals windows whose grace has passed and that have been quiet, then the oldest while over the early-seal line. */
-  private sealDue(): void {
+  /**
+   * The next window to seal: the oldest whose grace has passed and that has been quiet, else the
+   * oldest while the head is over the early-seal line. Windows of damaged partitions stay in the head.
+   */
+  private readonly nextToSeal: SealPick = () => {
+    if (this.closed) return undefined;
     const now = this.cfg.clock.now();
+    let oldest: number | undefined;
     for (const start of this.head.starts()) {
       const window = this.head.windows.get(start);
-      if (window === undefined) continue;
-      if (window.endMs + this.cfg.graceMs <= now && now - window.lastWriteMs >= SEAL_QUIET_MS) sealWindow(this.sealer, start, this.live);
+      if (window === undefined || this.fullDamaged(start)) continue;
+      if (window.endMs + this.cfg.graceMs <= now && now - window.lastWriteMs >= SEAL_QUIET_MS) return start;
+      oldest ??= start;
     }
-    this.sealOldest(HEAD_POINTS_SEAL_EARLY);
-  }
+    return this.head.points > HEAD_POINTS_SEAL_EARLY ? oldest : undefined;
+  };
 
-  private sealOldest(targetPoints: number): void {
-    for (const start of this.head.starts()) {
-      if (this.head.points <= targetPoints) return;
-      sealWindow(this.sealer, start, this.live);
-    }
+  private fullDamaged(windowStartMs: number): boolean {
+    return this.ledger.damageOf('FULL', partitionStartOf('FULL', windowStartMs)) !== undefined;
   }
 
   private sweep(): void {
@@ -275,7 +294,8 @@ class EngineStore implements Store {
       nowMs: this.cfg.clock.now(),
       retention: this.cfg.retention,
       partitions: this.partitions,
-      isReading: (res, start) => this.scheduler.isReading(res, start),
+      // The partition a seal is writing into stays until the seal is done.
+      isReading: (res, start) => this.scheduler.isReading(res, start) || (res === 'FULL' && this.seals.current?.partitionStartMs === start),
       onDropped: (res, start, endMs) => {
         this.ledger.forget(res, start);
         this.cache.invalidateBefore(res, endMs);
@@ -298,7 +318,7 @@ class EngineStore implements Store {
     if (probed === 'failed') this.cfg.logger.error({ reason: this.walDurability.reason() }, 'the write-ahead log directory cannot be written');
     if (probed === 'recovered') this.cfg.logger.info({}, 'the write-ahead log directory takes writes again');
     try {
-      this.sealDue();
+      this.seals.start(this.nextToSeal);
       this.scheduler.pump();
       this.sweep();
     } catch (error) {
@@ -308,9 +328,29 @@ class EngineStore implements Store {
 
   async flush(): Promise<void> {
     this.ensureOpen();
-    for (const start of this.head.starts()) sealWindow(this.sealer, start, this.live);
+    // Seals what the head holds now, in turns like any seal, after a seal already going.
+    const left = new Set(this.head.starts());
+    const pick: SealPick = () => {
+      for (const start of left) {
+        left.delete(start);
+        if (this.head.windows.has(start) && !this.fullDamaged(start)) return start;
+      }
+      return undefined;
+    };
+    while (!this.seals.start(pick)) await this.seals.settled();
+    await this.seals.settled();
     await this.scheduler.drain();
     this.sweep();
+  }
+
+  /** Waits for the seal going on, if any, starting none (see sealsSettled). */
+  settleSeals(): Promise<void> {
+    return this.seals.settled();
+  }
+
+  /** Turns the seal runner has run (see sealTurns). */
+  sealTurns(): number {
+    return this.seals.turns;
   }
 
   /** Waits for the rollup tasks already started, starting none (see rollupsSettled). */
@@ -364,6 +404,8 @@ class EngineStore implements Store {
     if (this.closed) return;
     this.closed = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    // A seal going on finishes (its pick starts no other once closed); its files must stay open.
+    await this.seals.settled();
     await this.scheduler.settle();
     await this.pool.close();
     this.wal.close();
@@ -396,4 +438,19 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 export async function rollupsSettled(store: Store): Promise<void> {
   if (!(store instanceof EngineStore)) throw new TypeError('rollupsSettled takes a store opened by openStore');
   await store.settleRollups();
+}
+
+/**
+ * Resolves once the seal `store` is running, if any, has finished (or been abandoned), without
+ * starting one. Not part of Store: tests wait on this for a seal that takes several turns.
+ */
+export async function sealsSettled(store: Store): Promise<void> {
+  if (!(store instanceof EngineStore)) throw new TypeError('sealsSettled takes a store opened by openStore');
+  await store.settleSeals();
+}
+
+/** Turns the seal runner of `store` has run since it opened (for tests and benchmarks). */
+export function sealTurns(store: Store): number {
+  if (!(store instanceof EngineStore)) throw new TypeError('sealTurns takes a store opened by openStore');
+  return store.sealTurns();
 }

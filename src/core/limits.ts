@@ -20,6 +20,19 @@ export const INGEST_FUTURE_SKEW_MS = 10 * MINUTE_MS;
 export const HEAD_POINTS_MAX = 16_000_000;
 /** Head size at which the oldest windows are sealed early, whatever the clock says. */
 export const HEAD_POINTS_SEAL_EARLY = 8_000_000;
+/**
+ * Most head points one synchronous turn of a seal merges, encodes and writes before the event loop
+ * gets a turn (a series is never split, so one very long series makes a longer turn). Measured on
+ * a 2-core machine (bench/seal-stall.ts, 2 M points over 10 k series): about 8 ms a turn, where
+ * sealing the window in one go stalled the loop for 300 ms.
+ */
+export const SEAL_STEP_POINTS = 100_000;
+/**
+ * Most series one turn of a seal covers: each costs a chunk lookup and an upsert (about 10 µs)
+ * whatever its length, so a window of many short series is cut by this rather than by points.
+ * Measured (2 M points over 100 k series): 8 to 20 ms a turn, where one go stalled for 1.3 s.
+ */
+export const SEAL_STEP_SERIES_MAX = 1_000;
 /** Most rollup tasks waiting for a worker (piscina maxQueue). */
 export const ROLLUP_QUEUE_MAX = 64;
 /** Most rollup workers. */
@@ -57,6 +70,8 @@ export const HEALTH_REASONS_MAX = 100;
 
 assert(HEAD_POINTS_SEAL_EARLY < HEAD_POINTS_MAX, 'early seal threshold must be below the head cap');
 assert(INGEST_BATCH_POINTS_MAX <= HEAD_POINTS_MAX - HEAD_POINTS_SEAL_EARLY, 'a full batch must fit above the early-seal line');
+assert(SEAL_STEP_POINTS < HEAD_POINTS_SEAL_EARLY / 10, 'an early seal must run as many steps, not one long one');
+assert(SEAL_STEP_SERIES_MAX >= 1 && SEAL_STEP_POINTS >= INGEST_BATCH_POINTS_MAX, 'a step must make progress at least as fast as one batch arrives');
 assert(METRIC_SEARCH_SCAN_NAMES_MAX > METRICS_PAGE_MAX, 'a scan without a glob must fill the largest page and see the name after it');
 assert(GRACE_MS_MAX <= DAY_MS && DEFAULT_GRACE_MS < HOUR_MS, 'grace must stay well under the retention of FULL');
 assert(WAL_PROBE_RETRY_MS <= WAL_PROBE_INTERVAL_MS, 'a failing log directory is probed at least as often as a healthy one');

@@ -113,12 +113,22 @@ export class Head {
     return window;
   }
 
-  /** Removes and returns a window (it is being sealed). */
+  /** Removes and returns a window and lowers the point count (it is sealed in one go). */
   take(startMs: number): HeadWindow | undefined {
+    const window = this.freeze(startMs);
+    if (window !== undefined) this.release(window);
+    return window;
+  }
+
+  /**
+   * Takes a window out of the head for a seal in steps, in O(series): writes arriving afterwards
+   * for its time range start a fresh window of the same start. Its points stay in `points` until
+   * `release` (sealed) or `thaw` (put back), so the head's memory bound still sees them.
+   */
+  freeze(startMs: number): HeadWindow | undefined {
     const window = this.windows.get(startMs);
     if (window === undefined) return undefined;
     this.windows.delete(startMs);
-    this.points -= window.points;
     for (const [id, buffer] of window.series) {
       if (id >= this.capacityHints.length) {
         const grown = new Uint32Array(Math.max(id + 1, this.capacityHints.length * 2));
@@ -132,6 +142,35 @@ export class Head {
       }
     }
     return window;
+  }
+
+  /** Forgets a frozen window's points: its seal is committed. */
+  release(window: HeadWindow): void {
+    this.points -= window.points;
+  }
+
+  /**
+   * Puts a frozen window back (its seal was abandoned). A fresh window of the same start is merged
+   * into it after the frozen points, so its newer writes win at an equal timestamp (a buffer keeps
+   * the last write). Both windows' points are already counted; their seqs are disjoint and the
+   * fresh ones later, so the merged list stays ascending and each record still counts this window once.
+   */
+  thaw(frozen: HeadWindow): void {
+    const fresh = this.windows.get(frozen.startMs);
+    this.windows.set(frozen.startMs, frozen);
+    if (fresh === undefined) return;
+    for (const [id, buffer] of fresh.series) {
+      const into = frozen.series.get(id);
+      if (into === undefined) {
+        frozen.series.set(id, buffer);
+        continue;
+      }
+      for (let i = 0; i < buffer.length; i++) into.append(buffer.timestampsMs[i] as number, buffer.values[i] as number, buffer.strings?.get(i));
+      if (this.lastBuffers[id] === buffer) this.lastBuffers[id] = into;
+    }
+    frozen.points += fresh.points;
+    frozen.lastWriteMs = Math.max(frozen.lastWriteMs, fresh.lastWriteMs);
+    for (const seq of fresh.seqs) frozen.seqs.push(seq);
   }
 
   /** Window starts in the head, ascending. */

@@ -116,6 +116,17 @@ export class Catalog {
     })();
   }
 
+  /**
+   * Records one step of a seal: the rollups its chunks made due and what the partition file holds
+   * now. The sealed marker comes after the last step (commitSeal).
+   */
+  commitSealStep(due: readonly DueRow[], written: PartitionRow): void {
+    this.db.transaction(() => {
+      for (const d of due) this.upsertDue.run(d.sourceRes, d.sourceStartMs, d.seriesId, d.gen);
+      this.putPartition(written);
+    })();
+  }
+
   /** Finishes a rollup task: records the next level's due entries, clears the ones it consumed, and what the target file now holds. */
   commitRollup(added: readonly DueRow[], consumed: readonly DueRow[], written?: PartitionRow): void {
     this.db.transaction(() => {
