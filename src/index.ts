@@ -10,13 +10,16 @@ export type {
   QueryResult,
   QueryValue,
   SelectStat,
+  HealthReason,
   Store,
+  StoreHealth,
   StoreLogger,
   StoreOptions,
   StoreStats,
   WriteOptions,
   WriteResult,
 } from './store-types.js';
+export { collectMetrics, type CollectMetricsOptions } from './store-metric-pages.js';
 export type { Point } from './model/sample.js';
 export { PointColumnsBuilder, type PointColumns } from './model/point-columns.js';
 export { RESOLUTIONS, DEFAULT_RETENTION_MS, type Resolution, type RetentionTable } from './model/resolution.js';
