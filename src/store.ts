@@ -2,15 +2,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { StrataError } from './core/errors.js';
-import { HEAD_POINTS_MAX, HEAD_POINTS_SEAL_EARLY, INGEST_BATCH_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRIC_SEARCH_SCAN_NAMES_MAX, METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX, SEAL_QUIET_MS, SEAL_STEP_POINTS, SEAL_STEP_SERIES_MAX } from './core/limits.js';
+import { HEAD_POINTS_MAX, INGEST_BATCH_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRIC_SEARCH_SCAN_NAMES_MAX, METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX, SEAL_STEP_POINTS, SEAL_STEP_SERIES_MAX } from './core/limits.js';
 import { compileGlob } from './model/glob.js';
 import { LAYOUT, type RollupResolution } from './model/resolution.js';
 import { checkColumnsShape, type PointColumns } from './model/point-columns.js';
 import type { Point } from './model/sample.js';
 import { Head } from './ingest/head.js';
+import { nextWindowToSeal } from './ingest/seal-pick.js';
 import { SealRunner, type SealPick } from './ingest/seal-runner.js';
 import type { LiveRecords } from './ingest/sealer.js';
-import { mergeSamples } from './model/merge-samples.js';
 import { IngestScratch, validateBatch, validateColumns, type TimeBounds, type ValidatedBatch } from './ingest/validate.js';
 import { ChunkCache } from './query/chunk-cache.js';
 import { scanMetricNames } from './query/metric-scan.js';
@@ -31,6 +31,7 @@ import { PartitionSet } from './storage/partition-set.js';
 import { SeriesRegistry } from './storage/series-registry.js';
 import { WalLog } from './storage/wal-log.js';
 import { healthOf, WalDurability } from './store-health.js';
+import { headViewOf } from './store-head-view.js';
 import { resolveStoreOptions, type StoreConfig } from './store-options.js';
 import type { HealthReason, ListMetricsOptions, MetricPage, QueryPlan, QueryRequest, QueryResult, Store, StoreHealth, StoreOptions, StoreStats, WriteOptions, WriteResult } from './store-types.js';
 
@@ -116,25 +117,7 @@ class EngineStore implements Store {
     this.reader = {
       cache: this.cache,
       due: this.due,
-      head: {
-        // Membership only: the reader needs no order, so no sort of the head's windows per lookup.
-        // A window being sealed counts as head until its seal is committed.
-        windowsOf: (id) => {
-          const starts: number[] = [];
-          for (const [start, window] of this.head.windows) if (window.series.has(id)) starts.push(start);
-          const frozen = this.seals.current?.window;
-          if (frozen !== undefined && frozen.series.has(id) && !starts.includes(frozen.startMs)) starts.push(frozen.startMs);
-          return starts;
-        },
-        samples: (id, w) => {
-          const fresh = this.head.windows.get(w)?.series.get(id)?.samples();
-          const frozen = this.seals.current?.window;
-          const older = frozen?.startMs === w ? frozen.series.get(id)?.samples() : undefined;
-          // Writes that arrived after the freeze are newer than every frozen point: they win.
-          if (older === undefined) return fresh;
-          return fresh === undefined ? older : mergeSamples(older, fresh);
-        },
-      },
+      head: headViewOf(this.head, () => this.seals.current?.window),
     };
     if (cfg.background) {
       this.timer = setInterval(() => this.maintain(), MAINTENANCE_INTERVAL_MS);
@@ -268,21 +251,10 @@ class EngineStore implements Store {
     return { metrics, nextAfter: page.nextAfter };
   }
 
-  /**
-   * The next window to seal: the oldest whose grace has passed and that has been quiet, else the
-   * oldest while the head is over the early-seal line. Windows of damaged partitions stay in the head.
-   */
+  /** The next window to seal (see nextWindowToSeal); none once the store is closed. */
   private readonly nextToSeal: SealPick = () => {
     if (this.closed) return undefined;
-    const now = this.cfg.clock.now();
-    let oldest: number | undefined;
-    for (const start of this.head.starts()) {
-      const window = this.head.windows.get(start);
-      if (window === undefined || this.fullDamaged(start)) continue;
-      if (window.endMs + this.cfg.graceMs <= now && now - window.lastWriteMs >= SEAL_QUIET_MS) return start;
-      oldest ??= start;
-    }
-    return this.head.points > HEAD_POINTS_SEAL_EARLY ? oldest : undefined;
+    return nextWindowToSeal(this.head, { nowMs: this.cfg.clock.now(), graceMs: this.cfg.graceMs, fullDamaged: (start) => this.fullDamaged(start) });
   };
 
   private fullDamaged(windowStartMs: number): boolean {

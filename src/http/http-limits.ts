@@ -41,7 +41,7 @@ export const QUERY_BODY_BYTES_DEFAULT = 8 * 1024 * 1024;
 export const ADMISSION_TENANT_SHARE_DEFAULT = 0.5;
 /**
  * Kinds of work that start at most one item per turn of the event loop (see TurnPacer in
- * admission.ts): an ingest batch costs 5 to 40 ms of decode and WAL append, a plot about 1 ms.
+ * admission-pacer.ts): an ingest batch costs 5 to 40 ms of decode and WAL append, a plot about 1 ms.
  */
 export const PACED_KINDS: readonly WorkKind[] = ['ingest'];
 /**

@@ -1,6 +1,6 @@
 // Owns the server's configuration: its fields, defaults and validation (the CLI fills it from flags and env).
 import type { WorkKind } from './route-rules.js';
-import { checkAdmissionLimits, type AdmissionLimits } from './admission.js';
+import { checkAdmissionLimits, type AdmissionLimits } from './admission-budget.js';
 import { configError } from '../core/config-error.js';
 import {
   ADMISSION_TENANT_SHARE_DEFAULT,

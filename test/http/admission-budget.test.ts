@@ -1,6 +1,8 @@
 // Tests admission's in-flight accounting: per-tenant against server budgets, counts against bytes, kinds apart, release once.
 import { describe, expect, it } from 'vitest';
-import { Admission, declaredBodyBytes, isRefusal, type AdmissionLimits, type AdmissionTicket, type Refusal } from '../../src/http/admission.js';
+import { Admission } from '../../src/http/admission.js';
+import { isRefusal, type AdmissionLimits, type AdmissionTicket, type Refusal } from '../../src/http/admission-budget.js';
+import { declaredBodyBytes } from '../../src/http/admission-request.js';
 
 const KIB = 1024;
 

@@ -1,7 +1,8 @@
 // Property test of admission's accounting: whatever arrives and leaves, in-flight never exceeds a budget, always equals what the live tickets hold, and returns to zero.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Admission, isRefusal, type AdmissionLimits, type AdmissionTicket } from '../../src/http/admission.js';
+import { Admission } from '../../src/http/admission.js';
+import { isRefusal, type AdmissionLimits, type AdmissionTicket } from '../../src/http/admission-budget.js';
 import type { WorkKind } from '../../src/http/route-rules.js';
 
 const KINDS: readonly WorkKind[] = ['ingest', 'query'];

@@ -1,6 +1,7 @@
 // Tests admission: bounded queues per kind of work, and the 503 with Retry-After that changes nothing.
 import { describe, expect, it } from 'vitest';
-import { Admission, type AdmissionLimits } from '../../src/http/admission.js';
+import { Admission } from '../../src/http/admission.js';
+import type { AdmissionLimits } from '../../src/http/admission-budget.js';
 import { TURNS_PER_PACED_START } from '../../src/http/http-limits.js';
 import { openStore } from '../../src/store.js';
 import { gated, type GatedStore } from './gated-store.js';
