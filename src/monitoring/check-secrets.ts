@@ -1,46 +1,21 @@
 // Owns which check details are credentials, and turning them encrypted for storage, redacted for reading, or decrypted for the check runner.
 import type { CheckDetails, CheckDetailValue } from './check-types.js';
+import { isSecretDetailName, keptEncrypted, normalizedSecretName, REDACTED_SECRET, urlHoldsPassword, urlWithoutPassword } from './detail-secrets.js';
 import { fieldError } from './monitoring-errors.js';
 import { isEncrypted, type SecretBox } from './secret-box.js';
 
 /**
- * What reads show in place of a secret. Sent back in an update, it keeps the stored secret, so a
- * client may GET a check, change something and PUT it back without knowing the password.
- */
-export const REDACTED_SECRET = '[redacted]';
-
-/**
- * Parts of a detail name (compared lower-cased, without '-', '_' and blanks) that mark its value
- * as a credential: remote.http's auth_password, and the parameters agent checks take by any name
- * (a MySQL or Redis password, an API token). A false positive only hides a value on reads.
- */
-const SECRET_NAME_PARTS = ['password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'accesskey', 'privatekey', 'credential'] as const;
-/** Whole detail names that are credentials though no part above is in them. */
-const SECRET_NAMES: ReadonlySet<string> = new Set(['pass', 'pwd']);
-/**
- * Parts of a remote.http header name that mark it as carrying credentials besides the above:
- * Authorization and Proxy-Authorization (basic and bearer credentials), X-Auth-*, cookies, session
- * ids and request signatures.
+ * Parts of a remote.http header name that mark it as carrying credentials besides the detail-name
+ * rule (detail-secrets.ts): Authorization and Proxy-Authorization (basic and bearer credentials),
+ * X-Auth-*, cookies, session ids and request signatures.
  */
 const SECRET_HEADER_PARTS = ['auth', 'cookie', 'session', 'signature'] as const;
 /** The detail holding remote.http's request headers: a map whose credential-bearing values are secrets. */
 const HEADERS_KEY = 'headers';
-/** The user-info of an absolute URL that holds a password (`scheme://user:password@`): group 1 is `scheme://user:`. */
-const URL_PASSWORD = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/;
-
-function normalized(name: string): string {
-  return name.toLowerCase().replace(/[-_\s]/g, '');
-}
-
-/** True when a detail of this name holds a credential (its string value is encrypted at rest and redacted on reads). */
-export function isSecretDetailName(name: string): boolean {
-  const plain = normalized(name);
-  return SECRET_NAMES.has(plain) || SECRET_NAME_PARTS.some((part) => plain.includes(part));
-}
 
 /** True when a remote.http request header of this name carries credentials. */
 export function isSecretHeaderName(name: string): boolean {
-  const plain = normalized(name);
+  const plain = normalizedSecretName(name);
   return isSecretDetailName(name) || SECRET_HEADER_PARTS.some((part) => plain.includes(part));
 }
 
@@ -97,9 +72,9 @@ function storedAt(stored: CheckDetails | undefined, slot: Slot): string | undefi
   return Object.entries(headers).find(([name]) => name.toLowerCase() === lower)?.[1];
 }
 
-/** A stored secret as it stays stored: encrypted values as they are, plaintext of older data encrypted now. */
-function keptEncrypted(stored: string, slot: Slot, box: SecretBox, tenant: string): string {
-  return isEncrypted(stored) ? stored : box.encrypt(stored, { tenant, field: slot.field });
+/** A stored secret as it stays stored (detail-secrets.ts), bound to its slot. */
+function keptAt(stored: string, slot: Slot, box: SecretBox, tenant: string): string {
+  return keptEncrypted(stored, box, { tenant, field: slot.field });
 }
 
 /**
@@ -110,7 +85,7 @@ function keptEncrypted(stored: string, slot: Slot, box: SecretBox, tenant: strin
  */
 export function encryptGivenDetails(given: CheckDetails, stored: CheckDetails | undefined, box: SecretBox, tenant: string): CheckDetails {
   const url = given['url'];
-  if (typeof url === 'string' && URL_PASSWORD.test(url)) {
+  if (typeof url === 'string' && urlHoldsPassword(url)) {
     throw fieldError('details.url', 'must not hold a password (user:password@); give it as auth_password, which is stored encrypted');
   }
   return mapSecrets(given, (value, slot) => {
@@ -120,21 +95,21 @@ export function encryptGivenDetails(given: CheckDetails, stored: CheckDetails | 
       const where = slot.header === undefined ? '' : `${JSON.stringify(slot.header)}: `;
       throw fieldError(slot.key, `${where}${REDACTED_SECRET} keeps a stored secret, and none is stored here; send the secret itself`);
     }
-    return keptEncrypted(kept, slot, box, tenant);
+    return keptAt(kept, slot, box, tenant);
   });
 }
 
 /** Stored details as they stay stored: plaintext secrets of older data encrypted (the same object when there is none). */
 export function encryptStoredDetails(stored: CheckDetails, box: SecretBox, tenant: string): CheckDetails {
-  return mapSecrets(stored, (value, slot) => keptEncrypted(value, slot, box, tenant));
+  return mapSecrets(stored, (value, slot) => keptAt(value, slot, box, tenant));
 }
 
 /** Details as reads show them: every secret, encrypted or not, as REDACTED_SECRET; a password in an older url masked too. */
 export function redactDetails(stored: CheckDetails): CheckDetails {
   const redacted = mapSecrets(stored, () => REDACTED_SECRET);
   const url = redacted['url'];
-  if (typeof url !== 'string' || !URL_PASSWORD.test(url)) return redacted;
-  return { ...redacted, url: url.replace(URL_PASSWORD, `$1${REDACTED_SECRET}@`) };
+  if (typeof url !== 'string' || !urlHoldsPassword(url)) return redacted;
+  return { ...redacted, url: urlWithoutPassword(url) };
 }
 
 /** Details with every secret in plaintext, for the check runner; throws MONITORING_SECRET_UNREADABLE for a value that does not decrypt. */

@@ -42,15 +42,18 @@ export class MonitoringService {
     this.clock = options.clock;
     this.store = new MonitoringStore(options.dir);
     const deps = { store: this.store, clock: options.clock };
-    // One server key, two independent uses: agent token values (HMAC) and encrypting check secrets (HKDF-derived key).
+    // One server key, two independent uses: agent token values (HMAC) and encrypting check and
+    // notification secrets (HKDF-derived key).
     const serverKey = loadTokenKey(options.dir);
-    this.notifications = new NotificationService(deps);
-    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans, secrets: new SecretBox(serverKey) });
+    const secrets = new SecretBox(serverKey);
+    this.notifications = new NotificationService({ ...deps, secrets });
+    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans, secrets });
     this.agents = new AgentService(this.store, options.clock, serverKey);
     this.changelogs = new ChangelogService(this.store, options.clock);
-    // Files written before check secrets were encrypted hold them in plaintext: encrypt them on open,
-    // and checkpoint at once so the main file keeps no page with the plaintext.
-    if (this.entities.encryptStoredSecrets() > 0) this.store.checkpoint();
+    // Files written before check or notification secrets were encrypted hold them in plaintext:
+    // encrypt them on open, and checkpoint at once so the main file keeps no page with the plaintext.
+    const rewritten = this.entities.encryptStoredSecrets() + this.notifications.encryptStoredSecrets();
+    if (rewritten > 0) this.store.checkpoint();
   }
 
   /** Operation 5: a page of the metrics a check has produced (MONITORING_PARENT_NOT_FOUND or MONITORING_OBJECT_NOT_FOUND when the entity or check is missing). */

@@ -25,8 +25,8 @@ export class MonitoringStore {
     if (dir !== undefined) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     // 'normal' durability: a crash may lose the last committed change, like the identity file.
     this.db = openDatabase(dir === undefined ? ':memory:' : join(dir, MONITORING_FILE_NAME), { file: 'monitoring', durability: 'normal' });
-    // Check secrets are stored encrypted; secure_delete zeroes the bytes a rewrite frees, so that
-    // encrypting the plaintext an older version stored (EntityService.encryptStoredSecrets) leaves
+    // Check and notification secrets are stored encrypted; secure_delete zeroes the bytes a rewrite
+    // frees, so that encrypting the plaintext an older version stored (encryptStoredSecrets) leaves
     // no copy of it in free space within or between pages. Monitoring writes are few: no cost shows.
     this.db.pragma('secure_delete = ON');
     this.docs = new DocStore(this.db);

@@ -7,14 +7,35 @@ import { PLAN_STATES, notificationDoc, planDoc, type NotificationDoc, type PlanD
 import type { Page, PageRequest } from './paging.js';
 import type { NotificationCreate, NotificationUpdate } from './schemas/notification-schema.js';
 import type { PlanCreate, PlanUpdate } from './schemas/plan-schema.js';
+import {
+  decryptNotificationDetails,
+  encryptGivenNotificationDetails,
+  encryptStoredNotificationDetails,
+  redactNotificationDetails,
+} from './notification-secrets.js';
+import type { SecretBox } from './secret-box.js';
 
-/** Notifications and notification plans of a tenant. */
+/** What the notification service needs: store, clock, and the box notification secrets are encrypted with. */
+export interface NotificationServiceDeps extends CollectionDeps {
+  readonly secrets: SecretBox;
+}
+
+/** A notification as reads show it: its secrets redacted (notification-secrets.ts). */
+function shown(stored: StoredDoc<NotificationDoc>): StoredDoc<NotificationDoc> {
+  const details = redactNotificationDetails(stored.doc.type, stored.doc.details);
+  return details === stored.doc.details ? stored : { ...stored, doc: { ...stored.doc, details } };
+}
+
+/**
+ * Notifications and notification plans of a tenant. Notification secrets (service and API keys,
+ * webhook URLs) are stored encrypted, read back redacted, and decrypted only by notificationWithSecrets.
+ */
 export class NotificationService {
   private readonly notifications: DocCollection<NotificationDoc>;
   /** Plans, shared with the entity service (alarms name a plan). */
   readonly plans: DocCollection<PlanDoc>;
 
-  constructor(private readonly deps: CollectionDeps) {
+  constructor(private readonly deps: NotificationServiceDeps) {
     this.notifications = new DocCollection(deps, { table: 'mon_notification', name: 'Notification', idKind: 'notification', scopeMax: NOTIFICATIONS_PER_TENANT_MAX });
     this.plans = new DocCollection(deps, { table: 'mon_plan', name: 'NotificationPlan', idKind: 'plan', scopeMax: PLANS_PER_TENANT_MAX });
   }
@@ -23,20 +44,59 @@ export class NotificationService {
     return this.deps.store.transaction(work);
   }
 
-  /** Creates a notification from a body its schema has admitted; returns its id. */
+  /** Creates a notification from a body its schema has admitted, its secrets encrypted; returns its id. */
   createNotification(tenant: string, body: NotificationCreate): string {
     const doc = notificationDoc(body);
-    return this.tx(() => this.notifications.create({ tenant }, doc));
+    const details = encryptGivenNotificationDetails(doc.type, doc.details, undefined, this.deps.secrets, tenant);
+    return this.tx(() => this.notifications.create({ tenant }, { ...doc, details }));
   }
 
-  /** One notification. */
+  /** One notification, its secrets redacted. */
   notification(tenant: string, id: string): StoredDoc<NotificationDoc> {
-    return this.notifications.get({ tenant }, id);
+    return shown(this.notifications.get({ tenant }, id));
   }
 
-  /** Updates a notification's fields. */
+  /**
+   * One notification with its secrets in plaintext, for the notification sender, which must send
+   * them; the only reader that decrypts. Throws MONITORING_SECRET_UNREADABLE when a secret does not decrypt.
+   */
+  notificationWithSecrets(tenant: string, id: string): StoredDoc<NotificationDoc> {
+    const stored = this.notifications.get({ tenant }, id);
+    return { ...stored, doc: { ...stored.doc, details: decryptNotificationDetails(stored.doc.type, stored.doc.details, this.deps.secrets, tenant) } };
+  }
+
+  /**
+   * Updates a notification's fields. Details given are encrypted anew (a redacted secret sent back
+   * keeps the stored one while the type stays); details left out (or null) stay as stored, any
+   * plaintext of older data in them encrypted now.
+   */
   updateNotification(tenant: string, id: string, body: NotificationUpdate): void {
-    this.tx(() => this.notifications.replace({ tenant }, id, notificationDoc(body, this.notifications.get({ tenant }, id).doc)));
+    this.tx(() => {
+      const existing = this.notifications.get({ tenant }, id).doc;
+      const doc = notificationDoc(body, existing);
+      const stored = doc.type === existing.type ? existing.details : undefined;
+      const details =
+        body.details === undefined || body.details === null
+          ? encryptStoredNotificationDetails(doc.type, doc.details, this.deps.secrets, tenant)
+          : encryptGivenNotificationDetails(doc.type, doc.details, stored, this.deps.secrets, tenant);
+      this.notifications.replace({ tenant }, id, { ...doc, details });
+    });
+  }
+
+  /**
+   * Encrypts the plaintext secrets older versions stored in notification details, in one
+   * transaction; updated_at stays, since the notifications do not change. Returns how many were rewritten.
+   */
+  encryptStoredSecrets(): number {
+    return this.tx(() => {
+      const pending: { scope: { tenant: string }; id: string; doc: NotificationDoc }[] = [];
+      this.deps.store.docs.scan<NotificationDoc>('mon_notification', (scope, stored) => {
+        const details = encryptStoredNotificationDetails(stored.doc.type, stored.doc.details, this.deps.secrets, scope.tenant);
+        if (details !== stored.doc.details) pending.push({ scope, id: stored.id, doc: { ...stored.doc, details } });
+      });
+      for (const { scope, id, doc } of pending) this.deps.store.docs.rewrite('mon_notification', scope, id, doc);
+      return pending.length;
+    });
   }
 
   /** Deletes a notification no plan names. */
@@ -48,9 +108,10 @@ export class NotificationService {
     });
   }
 
-  /** A page of notifications. */
+  /** A page of notifications, their secrets redacted. */
   listNotifications(tenant: string, page: PageRequest): Page<StoredDoc<NotificationDoc>> {
-    return this.notifications.list({ tenant }, page);
+    const listed = this.notifications.list({ tenant }, page);
+    return { ...listed, values: listed.values.map(shown) };
   }
 
   private checkMembers(tenant: string, doc: PlanDoc): string[] {

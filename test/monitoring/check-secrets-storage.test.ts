@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { isStrataError } from '../../src/core/errors.js';
 import type { CheckCreate } from '../../src/monitoring/schemas/check-schema.js';
-import { REDACTED_SECRET } from '../../src/monitoring/check-secrets.js';
+import { REDACTED_SECRET } from '../../src/monitoring/detail-secrets.js';
 import { MONITORING_FILE_NAME } from '../../src/monitoring/monitoring-store.js';
 import { openMonitoring, type MonitoringService } from '../../src/monitoring/monitoring-service.js';
 import { TOKEN_KEY_FILE_NAME } from '../../src/monitoring/token-key.js';

@@ -2,15 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
-import {
-  isSecretDetailName,
-  isSecretHeaderName,
-  decryptDetails,
-  redactDetails,
-  REDACTED_SECRET,
-  encryptGivenDetails,
-  encryptStoredDetails,
-} from '../../src/monitoring/check-secrets.js';
+import { isSecretHeaderName, decryptDetails, redactDetails, encryptGivenDetails, encryptStoredDetails } from '../../src/monitoring/check-secrets.js';
+import { isSecretDetailName, REDACTED_SECRET } from '../../src/monitoring/detail-secrets.js';
 import { isEncrypted, SecretBox } from '../../src/monitoring/secret-box.js';
 
 const box = new SecretBox(randomBytes(32));

@@ -1,5 +1,5 @@
 // Owns the JSON schema of each check type's details: remote.http's request settings and the agent checks' parameters.
-import { REDACTED_SECRET } from '../check-secrets.js';
+import { REDACTED_SECRET } from '../detail-secrets.js';
 import { AGENT_CHECK_TYPE_IDS, HTTP_METHODS, REMOTE_HTTP, type AgentCheckTypeId, type CheckTypeId } from '../check-types.js';
 import {
   CHECK_DETAIL_TEXT_LENGTH_MAX,

@@ -1,5 +1,7 @@
 // Owns the JSON schema of each notification type's details exactly as spec 2.5's table gives them.
+import { REDACTED_SECRET } from '../detail-secrets.js';
 import { EMAIL_LENGTH_MAX, NOTIFICATION_DETAIL_LENGTH_MAX, SERVICE_KEY_LENGTH_MAX } from '../monitoring-limits.js';
+import { isSecretNotificationDetail } from '../notification-secrets.js';
 import { notificationType, type NotificationTypeId } from '../notification-types.js';
 import { HTTP_URL_PATTERN } from './field-schemas.js';
 import type { JsonSchema } from './json-schema.js';
@@ -18,10 +20,18 @@ export const ROUTING_KEY_PATTERN = '^[a-zA-Z0-9_.-]+$';
 /** A notification's details as stored: parameter names to strings. */
 export type NotificationDetails = Readonly<Record<string, string>>;
 
-/** The description operation 7 lists for a parameter (one text for the type list and the API document). */
+/** How reads show a secret, and what sending that back does (docs/monitoring-api.md, "Notification secrets"). */
+const SECRET_NOTE = `Stored encrypted; reads show ${JSON.stringify(REDACTED_SECRET)}, and ${JSON.stringify(REDACTED_SECRET)} sent back in an update keeps the stored value.`;
+
+/**
+ * A parameter's schema with the description operation 7 lists (one text for the type list and the
+ * API document). A secret parameter also admits REDACTED_SECRET, which a GET showed and a PUT may
+ * send back; the service keeps the stored value for it, or refuses it where none is stored.
+ */
 function described(type: NotificationTypeId, name: string, schema: JsonSchema): JsonSchema {
-  const description = notificationType(type)?.fields?.find((field) => field.name === name)?.description;
-  return description === undefined ? schema : { ...schema, description };
+  const listed = notificationType(type)?.fields?.find((field) => field.name === name)?.description;
+  if (!isSecretNotificationDetail(type, name)) return listed === undefined ? schema : { ...schema, description: listed };
+  return { anyOf: [schema, { type: 'string', const: REDACTED_SECRET }], description: listed === undefined ? SECRET_NOTE : `${listed} ${SECRET_NOTE}` };
 }
 
 /** Details of `type`: `params` (name to schema) and no other keys, those named in `required` required. */

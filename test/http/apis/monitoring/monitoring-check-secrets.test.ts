@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED_SECRET } from '../../../../src/monitoring/check-secrets.js';
+import { REDACTED_SECRET } from '../../../../src/monitoring/detail-secrets.js';
 import { MONITORING_FILE_NAME } from '../../../../src/monitoring/monitoring-store.js';
 import { startHarness, type Harness } from '../../harness.js';
 import { expectMetricsError, inject, tokenOf, type Injected } from '../../inject.js';
