@@ -22,6 +22,17 @@ export interface FeedPage {
   readonly links: readonly PageLink[];
 }
 
+/** A page's entries (newest first) and whether the feed holds entries older than its oldest. */
+interface EntriesAndBeyond {
+  readonly entries: FeedEntry[];
+  readonly olderExist: boolean;
+}
+
+/** Splits up to limit + 1 rows read newest first toward older entries: the extra row only says that older ones exist. */
+function splitOlder(rows: FeedEntry[], limit: number): EntriesAndBeyond {
+  return rows.length > limit ? { entries: rows.slice(0, limit), olderExist: true } : { entries: rows, olderExist: false };
+}
+
 /** The event-feed service of all tenants; each read and write names its tenant. */
 export class Feeds {
   private readonly store: FeedsStore;
@@ -51,20 +62,27 @@ export class Feeds {
 
   /** One page of a tenant's feed; throws FEED_MARKER_NOT_FOUND when the marker names no entry of it. */
   page(tenant: string, feed: FeedInfo, request: PageRequest): FeedPage {
-    const entries = this.entriesOf(tenant, feed.path, request);
-    const oldest = entries[entries.length - 1];
-    const olderExist = oldest !== undefined && this.store.hasOlder(tenant, feed.path, oldest.seq);
+    const { entries, olderExist } = this.pageEntries(tenant, feed.path, request);
     return { entries, links: pageLinks(request, entries, olderExist) };
   }
 
-  private entriesOf(tenant: string, feed: string, request: PageRequest): FeedEntry[] {
+  /**
+   * The entries of a page and whether older ones exist beyond it, from one page query: reading
+   * toward older entries fetches one row past the limit, and that row's presence is the answer.
+   */
+  private pageEntries(tenant: string, feed: string, request: PageRequest): EntriesAndBeyond {
     const { marker, limit } = request;
-    if (marker === undefined) return this.store.newest(tenant, feed, limit);
-    if (marker === LAST_MARKER) return this.store.oldest(tenant, feed, limit);
+    if (marker === undefined) return splitOlder(this.store.newest(tenant, feed, limit + 1), limit);
+    // The oldest page holds the feed's oldest entry, so nothing is older than it.
+    if (marker === LAST_MARKER) return { entries: this.store.oldest(tenant, feed, limit), olderExist: false };
     const at = this.store.entry(tenant, feed, marker);
     if (at === undefined) throw new StrataError('FEED_MARKER_NOT_FOUND', `No entry ${marker} in this feed.`, { marker });
     // The marker entry itself belongs to the page it came from, so neither direction repeats it.
-    return request.direction === 'backward' ? this.store.olderThan(tenant, feed, at.seq, limit) : this.store.newerThan(tenant, feed, at.seq, limit);
+    if (request.direction === 'backward') return splitOlder(this.store.olderThan(tenant, feed, at.seq, limit + 1), limit);
+    // Every entry of a forward page is newer than the marker entry, which is older and was just
+    // read (entries are never deleted), so older entries exist exactly when the page has any.
+    const entries = this.store.newerThan(tenant, feed, at.seq, limit);
+    return { entries, olderExist: entries.length > 0 };
   }
 
   /** The entry with this id in a tenant's feed, if any. */

@@ -109,7 +109,10 @@ export class FeedsStore {
     return this.statements.newerThan.all(tenant, feed, seq, limit).map(toEntry).reverse();
   }
 
-  /** True when the feed has an entry older than `seq`. */
+  /**
+   * True when the feed has an entry older than `seq`. Page reads do not need it (the service reads
+   * one row past the page instead); it answers the question on its own, for callers and tests.
+   */
   hasOlder(tenant: string, feed: string, seq: number): boolean {
     return (this.statements.hasOlder.get(tenant, feed, seq)?.n ?? 0) > 0;
   }

@@ -8,6 +8,21 @@ import { Buffer } from 'node:buffer';
  */
 export class NumberSlot {
   value = 0;
+  /**
+   * The powers-of-five table, built on the first number that needs Eisel-Lemire and kept for the
+   * slot's life: a decoder's slot builds it once (about 1.5 ms), a process that never reads a long
+   * number never pays for it, and src/wire keeps no module-level state. Optional so a bare
+   * `{ value }` still serves as a slot (it then builds the table for each such number).
+   */
+  five?: FivePowers;
+}
+
+/** The Eisel-Lemire table (see buildFivePowers), owned by the slot that first needed it. */
+export interface FivePowers {
+  /** Four 32-bit words per power, most significant first. */
+  readonly words: Uint32Array;
+  /** The binary exponent that goes with each power. */
+  readonly exponents: Int16Array;
 }
 
 const CH_PLUS = 0x2b;
@@ -63,7 +78,7 @@ const POWERS_OF_TWO = ((): Float64Array => {
  * words (most significant first), and 129 + q - k, the binary exponent that goes with a product by T (see eiselLemire).
  * T is exact for 0 <= q <= 55 and a truncation otherwise, so the true 5^q·2^k lies in [T, T + 1).
  */
-const { FIVE_WORDS, FIVE_EXPONENTS } = ((): { FIVE_WORDS: Uint32Array; FIVE_EXPONENTS: Int16Array } => {
+function buildFivePowers(): FivePowers {
   const count = POWER_MAX - POWER_MIN + 1;
   const words = new Uint32Array(count * ENTRY_WORDS);
   const exponents = new Int16Array(count);
@@ -81,8 +96,13 @@ const { FIVE_WORDS, FIVE_EXPONENTS } = ((): { FIVE_WORDS: Uint32Array; FIVE_EXPO
     }
     exponents[q - POWER_MIN] = 129 + q - k;
   }
-  return { FIVE_WORDS: words, FIVE_EXPONENTS: exponents };
-})();
+  return { words, exponents };
+}
+
+/** The slot's table, built on first use. */
+function fivePowersOf(slot: NumberSlot): FivePowers {
+  return (slot.five ??= buildFivePowers());
+}
 
 /** The byte at i, or 0 past the end (0 is neither a digit nor any character the grammar looks for). */
 function byteAt(buf: Uint8Array, i: number, length: number): number {
@@ -283,8 +303,9 @@ function eiselLemire(
     wLow = mantissaLow >>> 0;
   }
   const at = (q - POWER_MIN) * ENTRY_WORDS;
-  const t3 = FIVE_WORDS[at]!;
-  const t2 = FIVE_WORDS[at + 1]!;
+  const five = fivePowersOf(slot);
+  const t3 = five.words[at]!;
+  const t2 = five.words[at + 1]!;
   // P1 = W·(t3:t2) as words a1 a0 b1 b0, column by column; a wrapped 32-bit sum is below an addend exactly when it
   // carried. (Written out rather than through helpers: each inlined call to a module function costs a guard.)
   const b0 = Math.imul(wLow, t2) >>> 0;
@@ -324,7 +345,7 @@ function rounded(a1Word: number, a0Word: number, lowZero: boolean, lz: number, q
   const mantissaHigh = a1 >>> shift;
   const mantissaLow = ((a1 << (32 - shift)) | (a0 >>> shift)) >>> 0;
   if ((mantissaLow & 3) === 1 && (a0 & ((1 << shift) - 1)) === 0 && lowZero) return false;
-  const exponent = FIVE_EXPONENTS[q - POWER_MIN]! + shift - lz;
+  const exponent = fivePowersOf(slot).exponents[q - POWER_MIN]! + shift - lz;
   if (exponent < BINARY_EXPONENT_MIN || exponent > BINARY_EXPONENT_MAX) return false;
   // Round half up on 54 bits (an exact tie with an even mantissa was sent away above), halving first: a 54-bit
   // integer need not be a double, but the 53-bit result (at most 2^53) is.
@@ -358,8 +379,9 @@ function refined(
   const a0 = a0Word >>> 0;
   const b1 = b1Word >>> 0;
   const b0 = b0Word >>> 0;
-  const t1 = FIVE_WORDS[at + 2]!;
-  const t0 = FIVE_WORDS[at + 3]!;
+  const words = fivePowersOf(slot).words;
+  const t1 = words[at + 2]!;
+  const t0 = words[at + 3]!;
   // W·(t1:t0) = c1:c0:d1:d0, then c1:c0 added into b1:b0 with the carry rippling into a0 and a1. This rare path sums
   // columns in doubles instead: every sum is an integer below 2^35, so exact.
   const d0 = Math.imul(wLow, t0) >>> 0;
