@@ -67,6 +67,19 @@ export const WAL_PROBE_INTERVAL_MS = 30_000;
 export const WAL_PROBE_RETRY_MS = MAINTENANCE_INTERVAL_MS;
 /** Most health reasons one /healthz answer lists; the last one then says how many more there are. */
 export const HEALTH_REASONS_MAX = 100;
+/**
+ * Most rounds an opener of a data directory makes (create, read, take over a stale lock) before
+ * it gives up with STORE_LOCKED. Rounds only repeat while another process is taking over the
+ * same stale lock (a few system calls) or the lock changes under it.
+ */
+export const DIR_LOCK_ATTEMPTS_MAX = 1_000;
+/** How long an opener sleeps before looking again while another process takes over a stale lock. */
+export const DIR_LOCK_RETRY_WAIT_MS = 1;
+/**
+ * How many crashed takeovers in a row an opener clears: each crash leaves a claim file naming a
+ * dead process, which the next opener takes over like a stale lock (one level deeper).
+ */
+export const DIR_LOCK_CLAIM_DEPTH_MAX = 4;
 
 assert(HEAD_POINTS_SEAL_EARLY < HEAD_POINTS_MAX, 'early seal threshold must be below the head cap');
 assert(INGEST_BATCH_POINTS_MAX <= HEAD_POINTS_MAX - HEAD_POINTS_SEAL_EARLY, 'a full batch must fit above the early-seal line');
@@ -75,3 +88,4 @@ assert(SEAL_STEP_SERIES_MAX >= 1 && SEAL_STEP_POINTS >= INGEST_BATCH_POINTS_MAX,
 assert(METRIC_SEARCH_SCAN_NAMES_MAX > METRICS_PAGE_MAX, 'a scan without a glob must fill the largest page and see the name after it');
 assert(GRACE_MS_MAX <= DAY_MS && DEFAULT_GRACE_MS < HOUR_MS, 'grace must stay well under the retention of FULL');
 assert(WAL_PROBE_RETRY_MS <= WAL_PROBE_INTERVAL_MS, 'a failing log directory is probed at least as often as a healthy one');
+assert(DIR_LOCK_ATTEMPTS_MAX * DIR_LOCK_RETRY_WAIT_MS <= 5_000, 'an opener waiting on a takeover gives up within seconds');
