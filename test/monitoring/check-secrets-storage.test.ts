@@ -1,6 +1,6 @@
 // Checks check secrets in monitoring.sqlite through the monitoring service: never on disk in plaintext, older plaintext encrypted on open, and a tampered value or another key failing loudly.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,6 +12,7 @@ import { REDACTED_SECRET } from '../../src/monitoring/detail-secrets.js';
 import { MONITORING_FILE_NAME } from '../../src/monitoring/monitoring-store.js';
 import { openMonitoring, type MonitoringService } from '../../src/monitoring/monitoring-service.js';
 import { TOKEN_KEY_FILE_NAME } from '../../src/monitoring/token-key.js';
+import { expectNotOnDisk } from './secrets-on-disk.js';
 
 const NOW_MS = 1_790_000_000_000;
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
@@ -40,19 +41,6 @@ function close(): void {
 }
 
 /** Every byte of the monitoring file and its write-ahead log. */
-function fileBytes(): Buffer {
-  const path = join(dir, MONITORING_FILE_NAME);
-  return Buffer.concat([path, `${path}-wal`].filter((p) => existsSync(p)).map((p) => readFileSync(p)));
-}
-
-function expectNotOnDisk(...secrets: string[]): void {
-  const bytes = fileBytes();
-  for (const secret of secrets) {
-    expect(bytes.includes(Buffer.from(secret, 'utf8')), `${secret} (utf8) on disk`).toBe(false);
-    expect(bytes.includes(Buffer.from(secret, 'utf16le')), `${secret} (utf16) on disk`).toBe(false);
-  }
-}
-
 /** Changes the stored doc of the check with another connection (as an older version, or an attacker, would). */
 function editStoredDetails(edit: (details: Record<string, any>) => void): void {
   const db = new Database(join(dir, MONITORING_FILE_NAME));
@@ -98,9 +86,9 @@ describe('check secrets at rest', () => {
     expect(storedRow().details['auth_password']).toMatch(/^enc:v1:[A-Za-z0-9_-]+$/);
     expect(storedRow().details['headers']['Authorization']).toMatch(/^enc:v1:/);
     expect(storedRow().details['headers']['Accept']).toBe('text/html');
-    expectNotOnDisk(PASSWORD, BEARER);
+    expectNotOnDisk(dir, PASSWORD, BEARER);
     close();
-    expectNotOnDisk(PASSWORD, BEARER);
+    expectNotOnDisk(dir, PASSWORD, BEARER);
   });
 
   it('read back redacted, and in plaintext only for the check runner, also after reopening', () => {
@@ -128,11 +116,11 @@ describe('check secrets at rest', () => {
     expect(after.details['headers']['Authorization']).toMatch(/^enc:v1:/);
     expect(after.updatedMs).toBe(before.updatedMs);
     // Checkpointed on open, with secure_delete: no copy of the plaintext is left in either file.
-    expectNotOnDisk(legacy, `${legacy}-header`);
+    expectNotOnDisk(dir, legacy, `${legacy}-header`);
     expect(monitoring.entities.check('t1', entity, check).doc.details['auth_password']).toBe(REDACTED_SECRET);
     expect(monitoring.entities.checkWithSecrets('t1', entity, check).doc.details).toMatchObject({ auth_password: legacy, headers: { Authorization: `${legacy}-header` } });
     close();
-    expectNotOnDisk(legacy, `${legacy}-header`);
+    expectNotOnDisk(dir, legacy, `${legacy}-header`);
   });
 
   it('altered in the file fail loudly for the runner, while reads still answer (redacted) and a new password repairs the check', () => {

@@ -1,6 +1,6 @@
 // Checks notification secrets in monitoring.sqlite through the monitoring service: never on disk in plaintext, redacted on reads, older plaintext encrypted on open, and bound to tenant and field.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,6 +10,7 @@ import { isStrataError } from '../../src/core/errors.js';
 import { REDACTED_SECRET } from '../../src/monitoring/detail-secrets.js';
 import { MONITORING_FILE_NAME } from '../../src/monitoring/monitoring-store.js';
 import { openMonitoring, type MonitoringService } from '../../src/monitoring/monitoring-service.js';
+import { expectNotOnDisk } from './secrets-on-disk.js';
 
 const SERVICE_KEY = `sk${randomBytes(12).toString('hex')}`;
 const HOOK = `https://hooks.example.com/services/${randomBytes(12).toString('hex')}`;
@@ -27,16 +28,6 @@ function open(): MonitoringService {
 function close(): void {
   service?.close();
   service = undefined;
-}
-
-function expectNotOnDisk(...secrets: string[]): void {
-  const path = join(dir, MONITORING_FILE_NAME);
-  const bytes = Buffer.concat([path, `${path}-wal`].filter((p) => existsSync(p)).map((p) => readFileSync(p)));
-  expect(bytes.length).toBeGreaterThan(0);
-  for (const secret of secrets) {
-    expect(bytes.includes(Buffer.from(secret, 'utf8')), `${secret} (utf8) on disk`).toBe(false);
-    expect(bytes.includes(Buffer.from(secret, 'utf16le')), `${secret} (utf16) on disk`).toBe(false);
-  }
 }
 
 /** The stored row of a notification, read with another connection. */
@@ -80,9 +71,9 @@ describe('notification secrets at rest', () => {
   it('are encrypted in monitoring.sqlite (service_key, webhook url); other details stay readable', () => {
     expect(storedRow(pager).details).toMatchObject({ service_key: expect.stringMatching(/^enc:v1:[A-Za-z0-9_-]+$/), service_endpoint: 'https://events.example.com/v1' });
     expect(storedRow(hook).details['url']).toMatch(/^enc:v1:/);
-    expectNotOnDisk(SERVICE_KEY, HOOK);
+    expectNotOnDisk(dir, SERVICE_KEY, HOOK);
     close();
-    expectNotOnDisk(SERVICE_KEY, HOOK);
+    expectNotOnDisk(dir, SERVICE_KEY, HOOK);
   });
 
   it('read back redacted (one and list), and in plaintext only for the sender, also after reopening', () => {
@@ -107,12 +98,12 @@ describe('notification secrets at rest', () => {
     expect(storedRow(pager).details['service_key']).toMatch(/^enc:v1:/);
     expect(storedRow(pager).updatedMs).toBe(before.updatedMs);
     expect(storedRow(hook).details['url']).toMatch(/^enc:v1:/);
-    expectNotOnDisk(legacyKey, legacyHook);
+    expectNotOnDisk(dir, legacyKey, legacyHook);
     expect(monitoring.notifications.notification('t1', hook).doc.details).toEqual({ url: REDACTED_SECRET });
     expect(monitoring.notifications.notificationWithSecrets('t1', pager).doc.details).toEqual({ service_key: legacyKey });
     expect(monitoring.notifications.notificationWithSecrets('t1', hook).doc.details).toEqual({ url: legacyHook });
     close();
-    expectNotOnDisk(legacyKey, legacyHook);
+    expectNotOnDisk(dir, legacyKey, legacyHook);
   });
 
   it('a value copied to another notification field does not decrypt; a new value repairs it', () => {

@@ -1,12 +1,10 @@
 // Checks check secrets through the monitoring API in-process: never in monitoring.sqlite in plaintext, redacted on GET and list, kept or replaced by PUT as documented (docs/monitoring-api.md, "Check secrets").
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED_SECRET } from '../../../../src/monitoring/detail-secrets.js';
-import { MONITORING_FILE_NAME } from '../../../../src/monitoring/monitoring-store.js';
 import { startHarness, type Harness } from '../../harness.js';
 import { expectMetricsError, inject, tokenOf, type Injected } from '../../inject.js';
+import { expectNotOnDisk } from '../../../monitoring/secrets-on-disk.js';
 
 const B = '/monitoring/v1.0/t1';
 const secret = (name: string): string => `${name}-${randomBytes(12).toString('hex')}`;
@@ -41,17 +39,6 @@ function runnerDetails(id: string): Record<string, unknown> {
   return h.app.strata.monitoring.entities.checkWithSecrets('t1', entity, id).doc.details;
 }
 
-/** Asserts no byte of monitoring.sqlite or its write-ahead log spells any of `secrets`. */
-function expectNotOnDisk(...secrets: string[]): void {
-  const path = join(h.dir, MONITORING_FILE_NAME);
-  const bytes = Buffer.concat([path, `${path}-wal`].filter((p) => existsSync(p)).map((p) => readFileSync(p)));
-  expect(bytes.length).toBeGreaterThan(0);
-  for (const text of secrets) {
-    expect(bytes.includes(Buffer.from(text, 'utf8')), `${text} is in monitoring.sqlite`).toBe(false);
-    expect(bytes.includes(Buffer.from(text, 'utf16le')), `${text} is in monitoring.sqlite (UTF-16)`).toBe(false);
-  }
-}
-
 beforeAll(async () => {
   h = await startHarness({});
   alice = await tokenOf(h, 'alice');
@@ -65,7 +52,7 @@ describe('remote.http credentials', () => {
     const password = secret('pw');
     const bearer = `Bearer ${secret('tok')}`;
     const id = await create(httpCheck({ auth_user: 'ops', auth_password: password, headers: { Authorization: bearer, Accept: 'text/html' } }));
-    expectNotOnDisk(password, bearer);
+    expectNotOnDisk(h.dir, password, bearer);
     const shown = { auth_user: 'ops', auth_password: REDACTED_SECRET, headers: { Authorization: REDACTED_SECRET, Accept: 'text/html' } };
     expect(await details(id)).toMatchObject(shown);
     const listed = (await send('GET', `${checks()}?limit=1000`)).json['values'].find((c: { id: string }) => c.id === id);
@@ -80,7 +67,7 @@ describe('remote.http credentials', () => {
     expect((await send('PUT', `${checks()}/${id}`, { label: 'renamed', period: 120 })).status).toBe(204);
     expect(runnerDetails(id)['auth_password']).toBe(password);
     expect((await details(id))['auth_password']).toBe(REDACTED_SECRET);
-    expectNotOnDisk(password);
+    expectNotOnDisk(h.dir, password);
   });
 
   it('PUT of the details a GET showed (secrets redacted) keeps the stored secrets', async () => {
@@ -92,7 +79,7 @@ describe('remote.http credentials', () => {
     expect((await send('PUT', `${checks()}/${id}`, { ...body, label: 'echoed' })).status).toBe(204);
     expect(runnerDetails(id)).toMatchObject({ auth_password: password, headers: { 'X-Auth-Token': token } });
     expect(await details(id)).toMatchObject({ auth_password: REDACTED_SECRET, headers: { 'X-Auth-Token': REDACTED_SECRET } });
-    expectNotOnDisk(password, token);
+    expectNotOnDisk(h.dir, password, token);
   });
 
   it('PUT with a new password replaces it; PUT of details without it removes it', async () => {
@@ -102,7 +89,7 @@ describe('remote.http credentials', () => {
     expect((await send('PUT', `${checks()}/${id}`, { details: { url: 'https://example.com/', auth_user: 'ops', auth_password: fresh } })).status).toBe(204);
     expect(runnerDetails(id)['auth_password']).toBe(fresh);
     expect((await details(id))['auth_password']).toBe(REDACTED_SECRET);
-    expectNotOnDisk(old, fresh);
+    expectNotOnDisk(h.dir, old, fresh);
     expect((await send('PUT', `${checks()}/${id}`, { details: { url: 'https://example.com/', auth_user: 'ops' } })).status).toBe(204);
     expect(runnerDetails(id)).not.toHaveProperty('auth_password');
     expect(await details(id)).not.toHaveProperty('auth_password');
@@ -123,7 +110,7 @@ describe('remote.http credentials', () => {
     const res = await send('POST', checks(), httpCheck({ url: `https://ops:${password}@example.com/` }));
     expectMetricsError(res, 400, 'MONITORING_FIELD_INVALID', { key: 'details.url' });
     expect(res.json['details']['problem']).toMatch(/auth_password/);
-    expectNotOnDisk(password);
+    expectNotOnDisk(h.dir, password);
   });
 });
 
@@ -133,6 +120,6 @@ describe('agent check parameters named like credentials', () => {
     const id = await create({ type: 'agent.mysql', details: { username: 'monitor', password, port: 3306 } });
     expect(await details(id)).toEqual({ username: 'monitor', password: REDACTED_SECRET, port: 3306 });
     expect(runnerDetails(id)).toEqual({ username: 'monitor', password, port: 3306 });
-    expectNotOnDisk(password);
+    expectNotOnDisk(h.dir, password);
   });
 });

@@ -1,12 +1,10 @@
 // Checks notification secrets through the monitoring API in-process: never in monitoring.sqlite in plaintext, redacted on GET and list, kept or replaced by PUT as documented (docs/monitoring-api.md, "Notification secrets").
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED_SECRET } from '../../../../src/monitoring/detail-secrets.js';
-import { MONITORING_FILE_NAME } from '../../../../src/monitoring/monitoring-store.js';
 import { startHarness, type Harness } from '../../harness.js';
 import { expectMetricsError, inject, tokenOf, type Injected } from '../../inject.js';
+import { expectNotOnDisk } from '../../../monitoring/secrets-on-disk.js';
 
 const B = '/monitoring/v1.0/t1';
 const N = `${B}/notifications`;
@@ -35,16 +33,6 @@ async function shown(id: string): Promise<Record<string, any>> {
 /** The details the notification sender gets: the only reader that decrypts. */
 const senderDetails = (id: string): Record<string, string> => h.app.strata.monitoring.notifications.notificationWithSecrets('t1', id).doc.details;
 
-function expectNotOnDisk(...secrets: string[]): void {
-  const path = join(h.dir, MONITORING_FILE_NAME);
-  const bytes = Buffer.concat([path, `${path}-wal`].filter((p) => existsSync(p)).map((p) => readFileSync(p)));
-  expect(bytes.length).toBeGreaterThan(0);
-  for (const text of secrets) {
-    expect(bytes.includes(Buffer.from(text, 'utf8')), `${text} is in monitoring.sqlite`).toBe(false);
-    expect(bytes.includes(Buffer.from(text, 'utf16le')), `${text} is in monitoring.sqlite (UTF-16)`).toBe(false);
-  }
-}
-
 beforeAll(async () => {
   h = await startHarness({});
   alice = await tokenOf(h, 'alice');
@@ -57,7 +45,7 @@ describe('notification secrets over HTTP', () => {
     const url = `https://hooks.example.com/services/${randomBytes(12).toString('hex')}?token=${randomBytes(8).toString('hex')}`;
     const b = await create({ label: 'incidents', type: 'incidentB', details: { api_key: key, routing_key: 'team_a.web' } });
     const w = await create({ label: 'hook', type: 'webhook', details: { url } });
-    expectNotOnDisk(key, url);
+    expectNotOnDisk(h.dir, key, url);
     expect((await shown(b))['details']).toEqual({ api_key: REDACTED_SECRET, routing_key: 'team_a.web' });
     expect((await shown(w))['details']).toEqual({ url: REDACTED_SECRET });
     const list = await send('GET', `${N}?limit=1000`);
@@ -74,7 +62,7 @@ describe('notification secrets over HTTP', () => {
     expect((await send('PUT', `${N}/${id}`, { label: 'renamed', metadata: { team: 'ops' } })).status).toBe(204);
     expect(senderDetails(id)).toEqual({ service_key: key });
     expect((await shown(id))).toMatchObject({ label: 'renamed', details: { service_key: REDACTED_SECRET } });
-    expectNotOnDisk(key);
+    expectNotOnDisk(h.dir, key);
   });
 
   it('PUT of what a GET showed ("[redacted]" sent back) keeps the stored secrets', async () => {
@@ -87,7 +75,7 @@ describe('notification secrets over HTTP', () => {
     const w = await create({ label: 'hook', type: 'webhook', details: { url } });
     expect((await send('PUT', `${N}/${w}`, { type: 'webhook', details: { url: REDACTED_SECRET } })).status).toBe(204);
     expect(senderDetails(w)).toEqual({ url });
-    expectNotOnDisk(key, url);
+    expectNotOnDisk(h.dir, key, url);
   });
 
   it('PUT with a new value replaces the secret', async () => {
@@ -97,7 +85,7 @@ describe('notification secrets over HTTP', () => {
     expect((await send('PUT', `${N}/${id}`, { type: 'incidentB', details: { api_key: fresh, routing_key: 'r' } })).status).toBe(204);
     expect(senderDetails(id)).toEqual({ api_key: fresh, routing_key: 'r' });
     expect((await shown(id))['details']).toEqual({ api_key: REDACTED_SECRET, routing_key: 'r' });
-    expectNotOnDisk(old, fresh);
+    expectNotOnDisk(h.dir, old, fresh);
   });
 
   it('"[redacted]" is refused where no secret is stored: on create, and on a change of type', async () => {
@@ -119,6 +107,6 @@ describe('notification secrets over HTTP', () => {
     const res = await send('POST', N, { label: 'pager', type: 'incidentA', details: { service_key: 'k1', service_endpoint: `https://ops:${password}x@events.example.com/` } });
     expectMetricsError(res, 400, 'MONITORING_FIELD_INVALID', { key: 'details.service_endpoint' });
     expect(res.json['details']['problem']).toMatch(/service_key/);
-    expectNotOnDisk(password);
+    expectNotOnDisk(h.dir, password);
   });
 });
