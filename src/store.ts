@@ -334,6 +334,7 @@ class EngineStore implements Store {
     // A closed store has no current figures; /healthz reads this to answer 503.
     this.ensureOpen();
     const oldest = this.due.oldestAddedMs();
+    const walDamage = this.wal.damageFound();
     return {
       pointsAccepted: this.accepted,
       pointsRejected: this.rejected,
@@ -343,8 +344,8 @@ class EngineStore implements Store {
       rolledUpSources: this.scheduler.sourcePointsRolled,
       damagedPartitions: this.ledger.damagedCount,
       durable: !this.walDurability.failing,
-      walCorruptSpans: this.wal.damageFound().corruptSpans,
-      walCorruptBytes: this.wal.damageFound().corruptBytes,
+      walCorruptSpans: walDamage.corruptSpans,
+      walCorruptBytes: walDamage.corruptBytes,
       walDamagedCopies: this.wal.damagedCopies(),
     };
   }

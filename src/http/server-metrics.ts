@@ -13,11 +13,15 @@ export interface ServerMetrics {
   readonly pointsRejected: Counter<'format'>;
   readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
   readonly admissionRejected: Counter<'work'>;
+  /** Renders the registry in the text exposition format, reading the store's stats once for all its gauges. */
+  scrape(): Promise<string>;
 }
 
 /** Creates the server's registry: request latency, ingest counters, queue depth and the store's own gauges. */
 export function createServerMetrics(store: Store, admission: Admission, options: { processMetrics: boolean }): ServerMetrics {
   const registry = new Registry();
+  // One read of the store per scrape: stats() lists wal/damaged/, and every store gauge needs it.
+  let snapshot: ReturnType<Store['stats']> | undefined;
   if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'strata_' });
   const metrics: ServerMetrics = {
     registry,
@@ -36,6 +40,15 @@ export function createServerMetrics(store: Store, admission: Admission, options:
       labelNames: ['work'],
       registers: [registry],
     }),
+    scrape: async () => {
+      try {
+        snapshot = store.stats();
+      } catch {
+        // A closed store has no stats: the store gauges keep their last values rather than failing the scrape.
+        snapshot = undefined;
+      }
+      return registry.metrics();
+    },
   };
   addAdmissionGauges(registry, admission);
   const storeGauge = (name: string, help: string, read: (stats: ReturnType<Store['stats']>) => number): void => {
@@ -44,12 +57,7 @@ export function createServerMetrics(store: Store, admission: Admission, options:
       help,
       registers: [registry],
       collect() {
-        // A closed store has no stats; the gauge keeps its last value rather than failing the scrape.
-        try {
-          this.set(read(store.stats()));
-        } catch {
-          /* store closed */
-        }
+        if (snapshot !== undefined) this.set(read(snapshot));
       },
     });
   };

@@ -102,7 +102,7 @@ export const opsApi: ApiPlugin = {
         rules: PROMETHEUS_RULES,
         schema: { summary: 'Prometheus metrics of this server (text exposition format)' },
         handler: async (_request, reply) => {
-          const text = await context.metrics.registry.metrics();
+          const text = await context.metrics.scrape();
           return reply.code(200).type(context.metrics.registry.contentType).send(text);
         },
       },

@@ -72,6 +72,22 @@ describe('GET /healthz renders the store health', () => {
     expect((await inject(h, 'GET', '/healthz')).text).toBe('{"status":"ok"}');
   });
 
+  it('reads the store stats once per scrape, for every store gauge', async () => {
+    const clock = new ManualClock(START_MS);
+    let reads = 0;
+    h = await startHarness({
+      clock,
+      makeStore: async (dir) => {
+        const store = withHealth(await openStore({ dir, clock, workers: 0, background: false }), () => undefined);
+        return { ...store, stats: () => (reads++, store.stats()) };
+      },
+    });
+    const before = reads;
+    const res = await inject(h, 'GET', '/metrics');
+    expect(res.text).toMatch(/^strata_head_points 0$/m);
+    expect(reads - before).toBe(1);
+  });
+
   it('exposes the damaged partition count, durability and write-ahead log damage as gauges', async () => {
     h = await harness(() => undefined);
     const res = await inject(h, 'GET', '/metrics');
