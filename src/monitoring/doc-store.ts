@@ -134,6 +134,12 @@ export class DocStore {
     return (this.statement(`SELECT count(*) AS n FROM ${table} WHERE ${clause}`).get(...params) as { n: number }).n;
   }
 
+  /** The alarms of an entity that watch one check, by id. */
+  alarmsOfCheck<D>(tenant: string, entityId: string, checkId: string): StoredDoc<D>[] {
+    const rows = this.statement(`SELECT ${this.columns('mon_alarm')} FROM mon_alarm WHERE tenant = ? AND entity_id = ? AND check_id = ? ORDER BY id`).all(tenant, entityId, checkId) as DocRow[];
+    return rows.map((row) => toStored<D>(row));
+  }
+
   /** How many alarms of the tenant name this check or plan. */
   alarmsReferring(tenant: string, column: 'check_id' | 'plan_id', id: string): number {
     return (this.statement(`SELECT count(*) AS n FROM mon_alarm WHERE tenant = ? AND ${column} = ?`).get(tenant, id) as { n: number }).n;

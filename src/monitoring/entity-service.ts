@@ -1,4 +1,5 @@
 // Owns the rules around entities, checks and alarms: parents exist, references resolve, children block deletes.
+import type { ChangeFeed, MonitoringChange } from './change-feed.js';
 import type { StoredDoc } from './doc-store.js';
 import { DocCollection, type CollectionDeps } from './doc-collection.js';
 import { alarmDoc, type AlarmDoc } from './alarm-rules.js';
@@ -20,6 +21,8 @@ export interface EntityServiceDeps extends CollectionDeps {
   readonly zones: readonly MonitoringZone[];
   readonly plans: DocCollection<PlanDoc>;
   readonly secrets: SecretBox;
+  /** Told of every committed create, update and delete of entities, checks and alarms (the runtime reloads its caches). */
+  readonly changes: ChangeFeed;
 }
 
 /** A check as reads show it: its secrets redacted (check-secrets.ts). */
@@ -47,6 +50,11 @@ export class EntityService {
     return this.deps.store.transaction(work);
   }
 
+  /** Tells the change feed about a change whose transaction has committed. */
+  private changed(change: MonitoringChange): void {
+    this.deps.changes.emit(change);
+  }
+
   /** The entity, or MONITORING_PARENT_NOT_FOUND (for objects that belong to it). */
   private parent(tenant: string, entityId: string): StoredDoc<EntityDoc> {
     const entity = this.entities.find({ tenant }, entityId);
@@ -61,7 +69,9 @@ export class EntityService {
   /** Creates an entity from a body its schema has admitted; returns its id. */
   createEntity(tenant: string, body: EntityCreate): string {
     const doc = entityDoc(body);
-    return this.tx(() => this.entities.create({ tenant }, doc));
+    const id = this.tx(() => this.entities.create({ tenant }, doc));
+    this.changed({ kind: 'entity', op: 'create', tenant, entityId: id, id });
+    return id;
   }
 
   /** One entity; MONITORING_OBJECT_NOT_FOUND when missing. */
@@ -79,6 +89,7 @@ export class EntityService {
       }
       this.entities.replace({ tenant }, id, doc);
     });
+    this.changed({ kind: 'entity', op: 'update', tenant, entityId: id, id });
   }
 
   /** Deletes an entity that has no checks and no alarms left. */
@@ -89,6 +100,7 @@ export class EntityService {
       if (this.deps.store.docs.count('mon_alarm', { tenant, entityId: id }) > 0) throw childrenExist('Alarm', 'alarms');
       this.entities.remove({ tenant }, id);
     });
+    this.changed({ kind: 'entity', op: 'delete', tenant, entityId: id, id });
   }
 
   /** A page of the tenant's entities. */
@@ -98,11 +110,13 @@ export class EntityService {
 
   /** Creates a check on an entity, its secrets encrypted; returns its id. */
   createCheck(tenant: string, entityId: string, body: CheckCreate): string {
-    return this.tx(() => {
+    const id = this.tx(() => {
       const entity = this.parent(tenant, entityId);
       const doc = checkDoc(body, this.checkContext(entity.doc));
       return this.checks.create({ tenant, entityId }, { ...doc, details: encryptGivenDetails(doc.details, undefined, this.deps.secrets, tenant) });
     });
+    this.changed({ kind: 'check', op: 'create', tenant, entityId, id });
+    return id;
   }
 
   /** One check of an entity, its secrets redacted; MONITORING_PARENT_NOT_FOUND or MONITORING_OBJECT_NOT_FOUND when missing. */
@@ -136,6 +150,7 @@ export class EntityService {
           : encryptGivenDetails(doc.details, existing.doc.details, this.deps.secrets, tenant);
       this.checks.replace({ tenant, entityId }, id, { ...doc, details });
     });
+    this.changed({ kind: 'check', op: 'update', tenant, entityId, id });
   }
 
   /**
@@ -162,6 +177,7 @@ export class EntityService {
       this.checks.remove({ tenant, entityId }, id);
       this.deps.store.changelogs.dropMetricTypes(tenant, entityId, id);
     });
+    this.changed({ kind: 'check', op: 'delete', tenant, entityId, id });
   }
 
   /** A page of an entity's checks, their secrets redacted. */
@@ -181,12 +197,14 @@ export class EntityService {
 
   /** Creates an alarm on an entity; returns its id. */
   createAlarm(tenant: string, entityId: string, body: AlarmCreate): string {
-    return this.tx(() => {
+    const id = this.tx(() => {
       this.parent(tenant, entityId);
       const doc = alarmDoc(body);
       this.checkAlarmRefs(tenant, entityId, doc);
       return this.alarms.create({ tenant, entityId }, doc, { checkId: doc.check_id, planId: doc.notification_plan_id });
     });
+    this.changed({ kind: 'alarm', op: 'create', tenant, entityId, id });
+    return id;
   }
 
   /** One alarm of an entity. */
@@ -203,6 +221,7 @@ export class EntityService {
       this.checkAlarmRefs(tenant, entityId, doc);
       this.alarms.replace({ tenant, entityId }, id, doc, { checkId: doc.check_id, planId: doc.notification_plan_id });
     });
+    this.changed({ kind: 'alarm', op: 'update', tenant, entityId, id });
   }
 
   /** Deletes an alarm. */
@@ -211,6 +230,12 @@ export class EntityService {
       this.parent(tenant, entityId);
       this.alarms.remove({ tenant, entityId }, id);
     });
+    this.changed({ kind: 'alarm', op: 'delete', tenant, entityId, id });
+  }
+
+  /** The alarms of one check (the alarm runtime evaluates each of its observations against them); at most ALARMS_PER_ENTITY_MAX. */
+  alarmsOfCheck(tenant: string, entityId: string, checkId: string): StoredDoc<AlarmDoc>[] {
+    return this.deps.store.docs.alarmsOfCheck<AlarmDoc>(tenant, entityId, checkId);
   }
 
   /** A page of an entity's alarms. */

@@ -2,6 +2,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store-types.js';
 import { AgentService } from './agent-service.js';
+import { ChangeFeed } from './change-feed.js';
 import { ChangelogService } from './changelog-service.js';
 import { listCheckMetrics, type CheckMetric } from './check-metrics.js';
 import { EntityService } from './entity-service.js';
@@ -23,7 +24,6 @@ export interface MonitoringOptions {
 
 /** The monitoring API's service: entities, checks, alarms, notifications, plans, agents, changelogs, zones. */
 export class MonitoringService {
-  private readonly store: MonitoringStore;
   /** The clock every time in this service comes from (agent retention, changelog windows, created_at). */
   readonly clock: Clock;
   /** Configured monitoring zones, sorted by id. */
@@ -36,6 +36,10 @@ export class MonitoringService {
   readonly agents: AgentService;
   /** Alarm changelogs. */
   readonly changelogs: ChangelogService;
+  /** Committed changes of entities, checks and alarms, for the runtime's caches. */
+  readonly changes = new ChangeFeed();
+  /** The monitoring file: the runtime's table stores (alarm states, outbox, account) live in it too. */
+  readonly store: MonitoringStore;
 
   constructor(options: MonitoringOptions) {
     this.zones = resolveZones(options.zones);
@@ -47,7 +51,7 @@ export class MonitoringService {
     const serverKey = loadTokenKey(options.dir);
     const secrets = new SecretBox(serverKey);
     this.notifications = new NotificationService({ ...deps, secrets });
-    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans, secrets });
+    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans, secrets, changes: this.changes });
     this.agents = new AgentService(this.store, options.clock, serverKey);
     this.changelogs = new ChangelogService(this.store, options.clock);
     // Files written before check or notification secrets were encrypted hold them in plaintext:

@@ -12,7 +12,8 @@ export const MONITORING_FILE_NAME = 'monitoring.sqlite';
 
 /** The monitoring file and the stores over its tables; one connection, used from the main thread. */
 export class MonitoringStore {
-  private readonly db: Database.Database;
+  /** The connection; the runtime's table stores (alarm-state, outbox, account) prepare their statements on it. */
+  readonly db: Database.Database;
   /** Entities, checks, alarms, notifications and plans. */
   readonly docs: DocStore;
   /** Agents, connections and agent tokens. */
