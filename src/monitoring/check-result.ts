@@ -27,4 +27,6 @@ export interface CheckResult {
   /** Short human text, e.g. `code=200,rt=0.257s,bytes=0`, or why the run failed. */
   readonly status: string;
   readonly metrics: ResultMetrics;
+  /** The response body (remote.http with include_body), at most HTTP_CHECK_BODY_BYTES_MAX bytes as text. */
+  readonly body?: string;
 }

@@ -29,6 +29,8 @@ export interface ProbeOutcome {
   readonly available: boolean;
   readonly status: string;
   readonly metrics: ResultMetrics;
+  /** The response body, when the check asks for it (remote.http include_body). */
+  readonly body?: string;
 }
 
 /** A probe: runs one check once against its target. */
