@@ -3,6 +3,7 @@ import { assert } from '../core/assert.js';
 import { StrataError } from '../core/errors.js';
 import { parseCriteria } from './alarm-language/parser.js';
 import { AlarmParseError } from './alarm-language/parse-error.js';
+import { checkCriteriaPatterns } from './alarms/criteria-patterns.js';
 import { keep } from './body-merge.js';
 import { fieldError } from './monitoring-errors.js';
 import type { AlarmCreate, AlarmUpdate } from './schemas/alarm-schema.js';
@@ -25,6 +26,8 @@ export interface AlarmDoc {
 export function checkCriteria(criteria: string): void {
   try {
     parseCriteria(criteria);
+    // regex/nregex literals must also be safe to run (compileSafePattern); a refused one is a parse error at it.
+    checkCriteriaPatterns(criteria);
   } catch (error) {
     if (!(error instanceof AlarmParseError)) throw error;
     const { position, line, column, token } = error.place;
