@@ -8,6 +8,8 @@ import { CHECK_DETAILS_SCHEMAS } from './schemas/check-details-schema.js';
 import type { CheckCreate, CheckUpdate, TargetResolver } from './schemas/check-schema.js';
 import type { Metadata } from './schemas/field-schemas.js';
 import { firstRequired } from './schemas/json-schema.js';
+import { tcpPatternsOf } from './probes/tcp-patterns.js';
+import { checkBodyPatterns } from './probes/http-body-match.js';
 
 /** The stored fields of a check (besides id, entity and times). */
 export interface CheckDoc {
@@ -78,6 +80,10 @@ export function checkDoc(input: CheckUpdate, context: CheckContext, existing?: C
   const timeout = keep(input.timeout, existing?.timeout ?? CHECK_TIMEOUT_S_DEFAULT);
   if (timeout >= period) throw fieldError('timeout', 'must be less than the period');
   const details = input.details !== undefined || existing === undefined ? detailsOf(type, input.details) : existing.details;
+  // remote.tcp patterns run on every banner and reply: one that could backtrack catastrophically is refused here (400 naming the key).
+  if (type === 'remote.tcp' && input.details !== undefined) tcpPatternsOf(details);
+  // remote.http body and body_matches patterns run on every response body: likewise refused when saved.
+  if (type === 'remote.http' && input.details !== undefined) checkBodyPatterns(details);
   const remote = isRemoteType(type);
   if (!remote) {
     for (const key of REMOTE_KEYS) if (input[key] !== undefined && input[key] !== null) throw fieldError(key, 'applies to remote checks only');

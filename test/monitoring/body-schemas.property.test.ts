@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { checkCriteria } from '../../src/monitoring/alarm-rules.js';
 import type { JsonSchema } from '../../src/monitoring/schemas/json-schema.js';
 import { MONITORING_BODY_SCHEMAS } from '../../src/monitoring/schemas/monitoring-body-schemas.js';
+import { REMOTE_CHECK_TYPE_IDS } from '../../src/monitoring/check-types.js';
+import { CHECK_DETAILS_SCHEMAS } from '../../src/monitoring/schemas/check-details-schema.js';
 import { schemaError, validatorOf } from './body-verdict.js';
 
 const KINDS = Object.entries(MONITORING_BODY_SCHEMAS);
@@ -70,5 +72,45 @@ describe('monitoring body schemas', () => {
         { numRuns: 200 },
       );
     }
+  });
+});
+
+describe('remote check details schemas', () => {
+  const createCheck = MONITORING_BODY_SCHEMAS.check.create;
+  const body = (type: string, details: unknown) => ({ type, details, monitoring_zones_poll: ['mzdfw'], target_alias: 'web' });
+
+  it('every remote type has a closed details schema whose properties are all described', () => {
+    for (const type of REMOTE_CHECK_TYPE_IDS) {
+      const schema = CHECK_DETAILS_SCHEMAS[type];
+      expect(schema.additionalProperties, type).toBe(false);
+      expect(undescribed(schema), type).toEqual([]);
+      expect(typeof schema.description, type).toBe('string');
+    }
+  });
+
+  it('ports are the integers 1 to 65535 for remote.tcp and remote.dns; anything else is refused naming details.port', () => {
+    const within = fc.integer({ min: 1, max: 65_535 });
+    const outside = fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 65_536 }), fc.double({ noInteger: true, noNaN: true }), fc.string());
+    fc.assert(
+      fc.property(within, outside, (good, bad) => {
+        expect(schemaError(createCheck, body('remote.tcp', { port: good }))).toBeUndefined();
+        expect(schemaError(createCheck, body('remote.dns', { query: 'example.com', port: good }))).toBeUndefined();
+        expect(schemaError(createCheck, body('remote.tcp', { port: bad }))?.details['key']).toBe('details.port');
+        expect(schemaError(createCheck, body('remote.dns', { query: 'example.com', port: bad }))?.details['key']).toBe('details.port');
+      }),
+    );
+  });
+
+  it('a remote.dns query made of valid labels is admitted, and one with a character outside letters, digits, dash, underscore and dot is not', () => {
+    const label = fc.stringMatching(/^[A-Za-z0-9_](?:[-A-Za-z0-9_]{0,20}[A-Za-z0-9_])?$/);
+    const name = fc.array(label, { minLength: 1, maxLength: 6 }).map((labels) => labels.join('.'));
+    const bad = fc.constantFrom(' ', '/', '@', '!', '*', ',', '"', '\\');
+    fc.assert(
+      fc.property(name, bad, fc.nat(), (query, character, at) => {
+        expect(schemaError(createCheck, body('remote.dns', { query }))).toBeUndefined();
+        const broken = query.slice(0, at % query.length) + character + query.slice(at % query.length);
+        expect(schemaError(createCheck, body('remote.dns', { query: broken }))?.details['key']).toBe('details.query');
+      }),
+    );
   });
 });

@@ -83,6 +83,56 @@ describe('check rules', () => {
     expect(checkDoc(details({}) as CheckCreate, context).details).toEqual({ url: 'https://x.example', method: 'GET', follow_redirects: true, include_body: false });
   });
 
+  it('remote.tcp details: a port, bounded send_body and patterns, safe regular expressions, ssl false by default', () => {
+    const tcp = (details: unknown) => http({ type: 'remote.tcp', details });
+    expect(createKey(tcp({ port: 22 }))).toBe('ok');
+    expect(checkDoc(tcp({ port: 22 }) as CheckCreate, context).details).toEqual({ port: 22, ssl: false });
+    expect(createKey(tcp(null))).toBe('details.port');
+    expect(createKey(tcp({}))).toBe('details.port');
+    for (const port of [0, 65_536, 22.5, '22']) expect(createKey(tcp({ port })), String(port)).toBe('details.port');
+    expect(createKey(tcp({ port: 65_535, ssl: true, send_body: 's'.repeat(1024), banner_match: 'b'.repeat(255), body_match: '^\\+OK' }))).toBe('ok');
+    expect(createKey(tcp({ port: 1, send_body: 's'.repeat(1025) }))).toBe('details.send_body');
+    expect(createKey(tcp({ port: 1, send_body: '' }))).toBe('details.send_body');
+    expect(createKey(tcp({ port: 1, banner_match: 'b'.repeat(256) }))).toBe('details.banner_match');
+    expect(createKey(tcp({ port: 1, ssl: 'yes' }))).toBe('details.ssl');
+    expect(createKey(tcp({ port: 1, url: 'https://x.example' }))).toBe('details.url');
+    // Patterns that could backtrack catastrophically, or do not compile, are refused by the rules naming their key.
+    expect(createKey(tcp({ port: 1, banner_match: '(a+)+$' }))).toBe('details.banner_match');
+    expect(createKey(tcp({ port: 1, body_match: '([a-z]*)*x' }))).toBe('details.body_match');
+    expect(createKey(tcp({ port: 1, body_match: '(unclosed' }))).toBe('details.body_match');
+    const stored = checkDoc(tcp({ port: 25, banner_match: '^220' }) as CheckCreate, context);
+    expect(updateKey(stored, { type: 'remote.tcp', details: { port: 25, banner_match: '(x+)+' } })).toBe('details.banner_match');
+    expect(updateKey(stored, { type: 'remote.tcp', details: { port: 587, banner_match: '^220 ' } })).toBe('ok');
+  });
+
+  it('remote.ping details: count 1 to 15, 5 when left out', () => {
+    const ping = (details: unknown) => http({ type: 'remote.ping', details });
+    expect(checkDoc(ping(null) as CheckCreate, context).details).toEqual({ count: 5 });
+    expect(checkDoc(ping(undefined) as CheckCreate, context).details).toEqual({ count: 5 });
+    expect(checkDoc(ping({ count: 15 }) as CheckCreate, context).details).toEqual({ count: 15 });
+    for (const count of [1, 15]) expect(createKey(ping({ count }))).toBe('ok');
+    for (const count of [0, 16, 2.5, '5']) expect(createKey(ping({ count })), String(count)).toBe('details.count');
+    expect(createKey(ping({ count: 3, port: 7 }))).toBe('details.port');
+    expect(createKey({ ...ping({}), monitoring_zones_poll: undefined })).toBe('monitoring_zones_poll');
+  });
+
+  it('remote.dns details: a query name, a record type (A by default) and a port (53 by default)', () => {
+    const dns = (details: unknown) => http({ type: 'remote.dns', details });
+    expect(checkDoc(dns({ query: 'example.com' }) as CheckCreate, context).details).toEqual({ query: 'example.com', record_type: 'A', port: 53 });
+    expect(createKey(dns(null))).toBe('details.query');
+    for (const query of ['example.com', 'example.com.', '_sip._tcp.example.com', '4.3.2.1.in-addr.arpa', 'localhost', `${'a'.repeat(63)}.com`]) {
+      expect(createKey(dns({ query })), query).toBe('ok');
+    }
+    for (const query of ['', 'a..b', '-a.example', 'a-.example', 'exa mple.com', 'a/b', '.', `${'a'.repeat(64)}.com`, `${'a.'.repeat(127)}ab`]) {
+      expect(createKey(dns({ query })), query).toBe('details.query');
+    }
+    for (const record_type of ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SOA', 'SRV', 'TXT']) expect(createKey(dns({ query: 'example.com', record_type }))).toBe('ok');
+    for (const record_type of ['ANY', 'a', 'MB']) expect(createKey(dns({ query: 'example.com', record_type }))).toBe('details.record_type');
+    expect(createKey(dns({ query: 'example.com', port: 5353 }))).toBe('ok');
+    expect(createKey(dns({ query: 'example.com', port: 0 }))).toBe('details.port');
+    expect(createKey(dns({ query: 'example.com', target: '192.0.2.1' }))).toBe('details.target');
+  });
+
   it('an update keeps the type and the fields it leaves out, and is judged with the stored ones', () => {
     const stored = checkDoc(http({ period: 60, timeout: 30, label: 'web' }) as CheckCreate, context);
     expect(updateKey(stored, { type: 'agent.cpu' })).toBe('type');

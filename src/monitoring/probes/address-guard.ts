@@ -19,11 +19,13 @@ export class AddressGuard {
   constructor(ranges: readonly string[] = []) {
     if (ranges.length > CHECK_DENY_RANGES_MAX) throw configError('checkDeny', `at most ${CHECK_DENY_RANGES_MAX} ranges`, `${ranges.length} ranges`);
     for (const range of ranges) {
-      const [address = '', bits] = range.split('/');
+      const parts = range.split('/');
+      const [address = '', bits] = parts;
       const family = isIP(address);
       const prefix = bits === undefined ? (family === 6 ? 128 : 32) : Number(bits);
       const max = family === 6 ? 128 : 32;
-      if (family === 0 || !Number.isInteger(prefix) || prefix < 0 || prefix > max || (bits !== undefined && !/^\d+$/.test(bits))) {
+      const malformed = parts.length > 2 || (bits !== undefined && !/^\d{1,3}$/.test(bits));
+      if (family === 0 || malformed || !Number.isInteger(prefix) || prefix < 0 || prefix > max) {
         throw configError('checkDeny', 'a CIDR range such as 10.0.0.0/8 or fd00::/8', range);
       }
       this.denied.addSubnet(address, prefix, family === 6 ? 'ipv6' : 'ipv4');

@@ -1,12 +1,31 @@
-// Owns the JSON schema of each check type's details: remote.http's request settings and the agent checks' parameters.
+// Owns the JSON schema of each check type's details: the remote checks' settings (http, tcp, ping, dns) and the agent checks' parameters.
 import { REDACTED_SECRET } from '../detail-secrets.js';
-import { AGENT_CHECK_TYPE_IDS, HTTP_METHODS, REMOTE_HTTP, type AgentCheckTypeId, type CheckTypeId } from '../check-types.js';
+import {
+  AGENT_CHECK_TYPE_IDS,
+  DNS_RECORD_TYPES,
+  HTTP_METHODS,
+  REMOTE_DNS,
+  REMOTE_HTTP,
+  REMOTE_PING,
+  REMOTE_TCP,
+  type AgentCheckTypeId,
+  type CheckTypeId,
+} from '../check-types.js';
 import {
   CHECK_DETAIL_TEXT_LENGTH_MAX,
   CHECK_DETAILS_KEYS_MAX,
+  DNS_CHECK_PORT_DEFAULT,
+  DNS_QUERY_LENGTH_MAX,
   HTTP_CHECK_BODY_MATCHES_MAX,
   HTTP_CHECK_HEADERS_MAX,
   HTTP_CHECK_PAYLOAD_LENGTH_MAX,
+  NETWORK_PORT_MAX,
+  PING_CHECK_COUNT_DEFAULT,
+  PING_CHECK_COUNT_MAX,
+  PING_CHECK_COUNT_MIN,
+  TCP_CHECK_PATTERN_LENGTH_MAX,
+  TCP_CHECK_READ_BYTES_MAX,
+  TCP_CHECK_SEND_BODY_LENGTH_MAX,
 } from '../monitoring-limits.js';
 import { httpUrlSchema } from './field-schemas.js';
 import type { JsonSchema } from './json-schema.js';
@@ -56,6 +75,81 @@ const HTTP_DETAILS: JsonSchema = {
   },
 };
 
+/** A TCP or UDP port number, 1 to NETWORK_PORT_MAX. */
+function portSchema(description: string): JsonSchema {
+  return { type: 'integer', minimum: 1, maximum: NETWORK_PORT_MAX, description };
+}
+
+/** A regular expression of a remote.tcp check (checked by compileSafePattern when the check is saved). */
+function tcpPattern(description: string): JsonSchema {
+  return { type: 'string', minLength: 1, maxLength: TCP_CHECK_PATTERN_LENGTH_MAX, description };
+}
+
+/** remote.tcp details: the port, and the optional banner, body and TLS of the exchange; the stored details fill ssl. */
+const TCP_DETAILS: JsonSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['port'],
+  description: 'Settings of a remote.tcp check: the port it connects to on the target, and what it reads and sends there.',
+  properties: {
+    port: portSchema(`Port the check connects to, 1 to ${NETWORK_PORT_MAX}.`),
+    ssl: { type: 'boolean', description: 'Whether the connection speaks TLS once connected (the certificate is reported, not enforced); false when left out.' },
+    banner_match: tcpPattern(
+      `Regular expression, at most ${TCP_CHECK_PATTERN_LENGTH_MAX} characters, the first line the server sends (its banner, at most ${TCP_CHECK_READ_BYTES_MAX} bytes) is matched against; the matched text becomes the banner_match metric, and send_body is sent only when it matches.`,
+    ),
+    send_body: {
+      type: 'string',
+      minLength: 1,
+      maxLength: TCP_CHECK_SEND_BODY_LENGTH_MAX,
+      description: `Text sent once connected (after a matching banner when banner_match is given), at most ${TCP_CHECK_SEND_BODY_LENGTH_MAX} characters.`,
+    },
+    body_match: tcpPattern(
+      `Regular expression, at most ${TCP_CHECK_PATTERN_LENGTH_MAX} characters, the server's reply (what follows the banner, at most ${TCP_CHECK_READ_BYTES_MAX} bytes) is matched against; the matched text becomes the body_match metric.`,
+    ),
+  },
+};
+
+/** remote.ping details: how many pings one run sends; the stored details fill count. */
+const PING_DETAILS: JsonSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  description: 'Settings of a remote.ping check: it pings the target by ICMP where the zone may, else by TCP connects, and reports which.',
+  properties: {
+    count: {
+      type: 'integer',
+      minimum: PING_CHECK_COUNT_MIN,
+      maximum: PING_CHECK_COUNT_MAX,
+      description: `Pings sent in one run, ${PING_CHECK_COUNT_MIN} to ${PING_CHECK_COUNT_MAX}; ${PING_CHECK_COUNT_DEFAULT} when left out.`,
+    },
+  },
+};
+
+/**
+ * A DNS name of labels of letters, digits, dashes and underscores (for SRV names such as
+ * `_sip._tcp.example.com`), each 1 to 63 characters neither starting nor ending with a dash,
+ * separated by dots, with an optional final dot.
+ */
+const DNS_NAME_PATTERN = '^[A-Za-z0-9_]([-A-Za-z0-9_]{0,61}[A-Za-z0-9_])?(\\.[A-Za-z0-9_]([-A-Za-z0-9_]{0,61}[A-Za-z0-9_])?)*\\.?$';
+
+/** remote.dns details: the name asked and its record type; the target is the DNS server asked. The stored details fill record_type and port. */
+const DNS_DETAILS: JsonSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['query'],
+  description: "Settings of a remote.dns check: the question it asks the check's target, which is the DNS server being watched.",
+  properties: {
+    query: {
+      type: 'string',
+      minLength: 1,
+      maxLength: DNS_QUERY_LENGTH_MAX,
+      pattern: DNS_NAME_PATTERN,
+      description: `Domain name the check asks the server about, at most ${DNS_QUERY_LENGTH_MAX} characters (for PTR, the in-addr.arpa or ip6.arpa name).`,
+    },
+    record_type: { type: 'string', enum: DNS_RECORD_TYPES, description: 'Record type asked for; A when left out.' },
+    port: portSchema(`Port the DNS server answers on, 1 to ${NETWORK_PORT_MAX}; ${DNS_CHECK_PORT_DEFAULT} when left out.`),
+  },
+};
+
 /** One agent check parameter: a string of at most CHECK_DETAIL_TEXT_LENGTH_MAX characters, a number or a boolean. */
 const AGENT_PARAMETER: JsonSchema = {
   anyOf: [{ type: 'string', maxLength: CHECK_DETAIL_TEXT_LENGTH_MAX }, { type: 'number' }, { type: 'boolean' }],
@@ -91,5 +185,8 @@ function agentDetails(type: AgentCheckTypeId): JsonSchema {
 /** The details schema of every check type. */
 export const CHECK_DETAILS_SCHEMAS: Readonly<Record<CheckTypeId, JsonSchema>> = {
   [REMOTE_HTTP]: HTTP_DETAILS,
+  [REMOTE_TCP]: TCP_DETAILS,
+  [REMOTE_PING]: PING_DETAILS,
+  [REMOTE_DNS]: DNS_DETAILS,
   ...(Object.fromEntries(AGENT_CHECK_TYPE_IDS.map((type) => [type, agentDetails(type)])) as Record<AgentCheckTypeId, JsonSchema>),
 };
