@@ -1,7 +1,9 @@
-// Owns the rules around notifications and plans: plans name existing notifications; used ones cannot be deleted.
-import type { StoredDoc } from './doc-store.js';
+// Owns the rules around notifications and plans: plans name existing notifications; used ones cannot be deleted; the defaults stay.
+import { DEFAULT_OBJECTS_PER_KIND, defaultObjectProtected, isDefaultNotification, isDefaultPlan } from './account/default-objects.js';
+import { DefaultObjectsStore } from './account/default-objects-store.js';
+import type { DocTable, StoredDoc } from './doc-store.js';
 import { DocCollection, type CollectionDeps } from './doc-collection.js';
-import { childrenExist, fieldError } from './monitoring-errors.js';
+import { childrenExist, fieldError, limitReached } from './monitoring-errors.js';
 import { NOTIFICATIONS_PER_TENANT_MAX, PLANS_PER_TENANT_MAX } from './monitoring-limits.js';
 import { PLAN_STATES, notificationDoc, planDoc, type NotificationDoc, type PlanDoc } from './notification-rules.js';
 import type { Page, PageRequest } from './paging.js';
@@ -29,30 +31,58 @@ function shown(stored: StoredDoc<NotificationDoc>): StoredDoc<NotificationDoc> {
 /**
  * Notifications and notification plans of a tenant. Notification secrets (service and API keys,
  * webhook URLs) are stored encrypted, read back redacted, and decrypted only by notificationWithSecrets.
+ * Every tenant has the default notification and plan (account/default-objects.ts), materialized
+ * before any read, list or write of either kind: they can be read, never deleted; the default
+ * notification never changes, the default plan may be updated. They do not count against
+ * NOTIFICATIONS_PER_TENANT_MAX and PLANS_PER_TENANT_MAX, which count the tenant's own objects.
  */
 export class NotificationService {
   private readonly notifications: DocCollection<NotificationDoc>;
   /** Plans, shared with the entity service (alarms name a plan). */
   readonly plans: DocCollection<PlanDoc>;
+  private readonly defaults: DefaultObjectsStore;
 
   constructor(private readonly deps: NotificationServiceDeps) {
-    this.notifications = new DocCollection(deps, { table: 'mon_notification', name: 'Notification', idKind: 'notification', scopeMax: NOTIFICATIONS_PER_TENANT_MAX });
-    this.plans = new DocCollection(deps, { table: 'mon_plan', name: 'NotificationPlan', idKind: 'plan', scopeMax: PLANS_PER_TENANT_MAX });
+    // The collections' own limit leaves room for the default; createNotification and createPlan
+    // check the tenant's own objects against the limits first, so their errors name the limits.
+    const notificationsMax = NOTIFICATIONS_PER_TENANT_MAX + DEFAULT_OBJECTS_PER_KIND;
+    const plansMax = PLANS_PER_TENANT_MAX + DEFAULT_OBJECTS_PER_KIND;
+    this.notifications = new DocCollection(deps, { table: 'mon_notification', name: 'Notification', idKind: 'notification', scopeMax: notificationsMax });
+    this.plans = new DocCollection(deps, { table: 'mon_plan', name: 'NotificationPlan', idKind: 'plan', scopeMax: plansMax });
+    this.defaults = new DefaultObjectsStore(deps.store.db, deps.clock);
   }
 
   private tx<T>(work: () => T): T {
     return this.deps.store.transaction(work);
   }
 
+  /**
+   * Makes sure the tenant's default notification (ntTechnicalContactsEmail) and plan
+   * (npTechnicalContactsEmail) exist: idempotent, one Set lookup once they are committed.
+   */
+  ensureDefaults(tenant: string): void {
+    this.defaults.ensure(tenant);
+  }
+
+  /** Refuses a create when the tenant's own objects of a kind (the default aside) fill its limit. */
+  private checkRoom(table: DocTable, kind: string, max: number, tenant: string): void {
+    if (this.deps.store.docs.count(table, { tenant }) - DEFAULT_OBJECTS_PER_KIND >= max) throw limitReached(kind, max);
+  }
+
   /** Creates a notification from a body its schema has admitted, its secrets encrypted; returns its id. */
   createNotification(tenant: string, body: NotificationCreate): string {
+    this.ensureDefaults(tenant);
     const doc = notificationDoc(body);
     const details = encryptGivenNotificationDetails(doc.type, doc.details, undefined, this.deps.secrets, tenant);
-    return this.tx(() => this.notifications.create({ tenant }, { ...doc, details }));
+    return this.tx(() => {
+      this.checkRoom('mon_notification', 'Notification', NOTIFICATIONS_PER_TENANT_MAX, tenant);
+      return this.notifications.create({ tenant }, { ...doc, details });
+    });
   }
 
   /** One notification, its secrets redacted. */
   notification(tenant: string, id: string): StoredDoc<NotificationDoc> {
+    this.ensureDefaults(tenant);
     return shown(this.notifications.get({ tenant }, id));
   }
 
@@ -61,6 +91,7 @@ export class NotificationService {
    * them; the only reader that decrypts. Throws MONITORING_SECRET_UNREADABLE when a secret does not decrypt.
    */
   notificationWithSecrets(tenant: string, id: string): StoredDoc<NotificationDoc> {
+    this.ensureDefaults(tenant);
     const stored = this.notifications.get({ tenant }, id);
     return { ...stored, doc: { ...stored.doc, details: decryptNotificationDetails(stored.doc.type, stored.doc.details, this.deps.secrets, tenant) } };
   }
@@ -68,11 +99,13 @@ export class NotificationService {
   /**
    * Updates a notification's fields. Details given are encrypted anew (a redacted secret sent back
    * keeps the stored one while the type stays); details left out (or null) stay as stored, any
-   * plaintext of older data in them encrypted now.
+   * plaintext of older data in them encrypted now. The default notification cannot be changed.
    */
   updateNotification(tenant: string, id: string, body: NotificationUpdate): void {
+    this.ensureDefaults(tenant);
     this.tx(() => {
       const existing = this.notifications.get({ tenant }, id).doc;
+      if (isDefaultNotification(id)) throw defaultObjectProtected('Notification', id, 'changed');
       const doc = notificationDoc(body, existing);
       const stored = doc.type === existing.type ? existing.details : undefined;
       const details =
@@ -99,10 +132,12 @@ export class NotificationService {
     });
   }
 
-  /** Deletes a notification no plan names. */
+  /** Deletes a notification no plan names; never the default one. */
   deleteNotification(tenant: string, id: string): void {
+    this.ensureDefaults(tenant);
     this.tx(() => {
       this.notifications.get({ tenant }, id);
+      if (isDefaultNotification(id)) throw defaultObjectProtected('Notification', id, 'deleted');
       if (this.deps.store.docs.plansNaming(tenant, id) > 0) throw childrenExist('NotificationPlan', 'notification plans');
       this.notifications.remove({ tenant }, id);
     });
@@ -110,6 +145,7 @@ export class NotificationService {
 
   /** A page of notifications, their secrets redacted. */
   listNotifications(tenant: string, page: PageRequest): Page<StoredDoc<NotificationDoc>> {
+    this.ensureDefaults(tenant);
     const listed = this.notifications.list({ tenant }, page);
     return { ...listed, values: listed.values.map(shown) };
   }
@@ -127,8 +163,10 @@ export class NotificationService {
 
   /** Creates a plan from a body its schema has admitted; returns its id. */
   createPlan(tenant: string, body: PlanCreate): string {
+    this.ensureDefaults(tenant);
     const doc = planDoc(body);
     return this.tx(() => {
+      this.checkRoom('mon_plan', 'NotificationPlan', PLANS_PER_TENANT_MAX, tenant);
       const members = this.checkMembers(tenant, doc);
       const id = this.plans.create({ tenant }, doc);
       this.deps.store.docs.setPlanMembers(tenant, id, members);
@@ -138,11 +176,13 @@ export class NotificationService {
 
   /** One plan. */
   plan(tenant: string, id: string): StoredDoc<PlanDoc> {
+    this.ensureDefaults(tenant);
     return this.plans.get({ tenant }, id);
   }
 
-  /** Updates a plan's fields. */
+  /** Updates a plan's fields; the default plan too (a tenant may add a webhook to it, or rename it). */
   updatePlan(tenant: string, id: string, body: PlanUpdate): void {
+    this.ensureDefaults(tenant);
     this.tx(() => {
       const doc = planDoc(body, this.plans.get({ tenant }, id).doc);
       const members = this.checkMembers(tenant, doc);
@@ -151,10 +191,12 @@ export class NotificationService {
     });
   }
 
-  /** Deletes a plan no alarm uses. */
+  /** Deletes a plan no alarm uses; never the default one. */
   deletePlan(tenant: string, id: string): void {
+    this.ensureDefaults(tenant);
     this.tx(() => {
       this.plans.get({ tenant }, id);
+      if (isDefaultPlan(id)) throw defaultObjectProtected('NotificationPlan', id, 'deleted');
       if (this.deps.store.docs.alarmsReferring(tenant, 'plan_id', id) > 0) throw childrenExist('Alarm', 'alarms');
       this.plans.remove({ tenant }, id);
       this.deps.store.docs.setPlanMembers(tenant, id, []);
@@ -163,6 +205,7 @@ export class NotificationService {
 
   /** A page of plans. */
   listPlans(tenant: string, page: PageRequest): Page<StoredDoc<PlanDoc>> {
+    this.ensureDefaults(tenant);
     return this.plans.list({ tenant }, page);
   }
 }
