@@ -8,8 +8,11 @@
 --      NOT EXISTS, so an older catalog gains the two tables (empty; the store fills partition_file
 --      in at its next open by adopting the files it finds) and every other file only has its
 --      user_version raised. Nothing existing changes shape, so no data is rewritten.
+--   3  monitoring: mon_account, mon_alarm_state, mon_outbox and mon_delivery_attempt (issue 11, the
+--      monitoring runtime). Same migration as version 2: an older monitoring.sqlite gets its section
+--      run again and gains the four tables empty; every other file only has its user_version raised.
 
--- @version 2
+-- @version 3
 
 -- @file catalog
 -- catalog.sqlite: the series registry and the engine's bookkeeping. One writer: the main thread.
@@ -308,4 +311,87 @@ CREATE TABLE IF NOT EXISTS mon_check_metric_type (
   name       TEXT NOT NULL,
   type       TEXT NOT NULL CHECK (type IN ('i', 'I', 'l', 'L', 'n', 's')),
   PRIMARY KEY (tenant, entity_id, check_id, name)
+) STRICT, WITHOUT ROWID;
+
+-- The committed state of each alarm (issue 11; src/monitoring/alarms/alarm-state-store.ts): one
+-- row per alarm, written in the same transaction as the changelog entry of the change, so after a
+-- restart the alarm runtime starts from it and does not notify again; the overview view reads it
+-- as latest_alarm_states. status is the criteria's message of the change; zone_id the zone whose
+-- observation completed it. Deleting an alarm deletes its row.
+CREATE TABLE IF NOT EXISTS mon_alarm_state (
+  tenant          TEXT NOT NULL,
+  entity_id       TEXT NOT NULL,
+  alarm_id        TEXT NOT NULL,
+  check_id        TEXT NOT NULL,
+  state           TEXT NOT NULL CHECK (state IN ('OK', 'WARNING', 'CRITICAL')),
+  previous_state  TEXT CHECK (previous_state IN ('OK', 'WARNING', 'CRITICAL')),
+  status          TEXT NOT NULL,
+  zone_id         TEXT,
+  timestamp_ms    INTEGER NOT NULL,
+  PRIMARY KEY (tenant, entity_id, alarm_id)
+) STRICT, WITHOUT ROWID;
+
+-- Account settings (issue 11; src/monitoring/account/account-store.ts): one row per tenant, made
+-- on first use. technical_contacts is a JSON array of email addresses, stored plain (not secrets);
+-- webhook_token is sent as a header on webhook deliveries, so it must be recoverable: it is stored
+-- encrypted with the server key (an `enc:v1:` value, secret-box.ts), never in plaintext. metadata
+-- is a JSON object or NULL. The account id is derived from the tenant, so it is not stored.
+CREATE TABLE IF NOT EXISTS mon_account (
+  tenant              TEXT NOT NULL,
+  technical_contacts  TEXT NOT NULL,
+  webhook_token       TEXT NOT NULL,
+  metadata            TEXT,
+  created_ms          INTEGER NOT NULL,
+  updated_ms          INTEGER NOT NULL,
+  PRIMARY KEY (tenant)
+) STRICT, WITHOUT ROWID;
+
+-- Notification deliveries (issue 11; src/monitoring/delivery/outbox-store.ts): the durable outbox.
+-- One row per notification of one alarm state change, inserted in the transaction that records
+-- the change, so an acknowledged change is never without its deliveries; the deliverer sends the
+-- pending rows when due (at least once: a row in flight at a crash is sent again). event is the
+-- spec 6.1 payload as JSON (check secrets redacted; the notification's own secrets are read at
+-- send time, never stored here). status: pending (claimed_ms set while an attempt runs), delivered,
+-- or dead (out of attempts, refused, notification deleted, or pending past OUTBOX_PENDING_AGE_MAX_MS;
+-- a manual retry makes it pending again). attempts counts every attempt; retry_from is attempts at
+-- the last manual retry, so a retried dead letter gets a fresh budget. next_attempt_ms is when a
+-- pending row is due. Ids start with the creation time, so id order is enqueue order. A rowid
+-- table: the due scan and pruning go through the partial and status indexes below.
+CREATE TABLE IF NOT EXISTS mon_outbox (
+  tenant           TEXT NOT NULL,
+  id               TEXT NOT NULL,
+  notification_id  TEXT NOT NULL,
+  entity_id        TEXT NOT NULL,
+  alarm_id         TEXT NOT NULL,
+  check_id         TEXT NOT NULL,
+  state            TEXT NOT NULL,
+  event            TEXT NOT NULL,
+  status           TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'dead')),
+  attempts         INTEGER NOT NULL,
+  retry_from       INTEGER NOT NULL,
+  next_attempt_ms  INTEGER NOT NULL,
+  claimed_ms       INTEGER,
+  last_error       TEXT,
+  created_ms       INTEGER NOT NULL,
+  updated_ms       INTEGER NOT NULL,
+  PRIMARY KEY (tenant, id)
+) STRICT;
+CREATE INDEX IF NOT EXISTS mon_outbox_due ON mon_outbox (next_attempt_ms) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS mon_outbox_age ON mon_outbox (created_ms) WHERE status = 'pending';
+CREATE INDEX IF NOT EXISTS mon_outbox_status ON mon_outbox (tenant, status, id);
+CREATE INDEX IF NOT EXISTS mon_outbox_finished ON mon_outbox (status, updated_ms);
+
+-- Every delivery attempt (the notification history): its transaction id, when it started, how
+-- long it took, and its outcome (delivered, failed and retried, or dead) with the channel's note
+-- or error (never a secret). Pruned with its outbox row.
+CREATE TABLE IF NOT EXISTS mon_delivery_attempt (
+  tenant       TEXT NOT NULL,
+  outbox_id    TEXT NOT NULL,
+  attempt      INTEGER NOT NULL,
+  txn_id       TEXT NOT NULL,
+  started_ms   INTEGER NOT NULL,
+  duration_ms  INTEGER NOT NULL,
+  outcome      TEXT NOT NULL CHECK (outcome IN ('delivered', 'failed', 'dead')),
+  detail       TEXT,
+  PRIMARY KEY (tenant, outbox_id, attempt)
 ) STRICT, WITHOUT ROWID;

@@ -10,7 +10,7 @@ import { openMonitoring } from '../monitoring/monitoring-service.js';
 import { openStore } from '../store.js';
 import type { Store } from '../store-types.js';
 import { printError } from './print-error.js';
-import { serveOptions, type ServeOptions } from './serve-options.js';
+import { runtimeOptionsOf, serveOptions, type ServeOptions } from './serve-options.js';
 
 /** Exit code when the server cannot start or stop cleanly. */
 const EXIT_FAILURE = 1;
@@ -48,6 +48,8 @@ function installShutdown(app: StrataServer, store: Store, identity: IdentityServ
     }, timeoutS * 1000);
     timer.unref();
     try {
+      // Checks stop first (their last metrics and alarm changes are written), then requests drain.
+      await app.strata.runtime.stop();
       await app.close();
       await store.close();
       identity.close();
@@ -108,9 +110,12 @@ async function serve(options: ServeOptions): Promise<void> {
       multiTenantIngest: options.multiTenantIngest,
       processMetrics: true,
     },
+    runtime: runtimeOptionsOf(options),
   });
   installShutdown(app, store, identity, logger, options.shutdownTimeout);
   await app.listen({ host: options.host, port: options.port });
+  // Checks run and notifications go out only once the API is up; checks load in chunks meanwhile.
+  app.strata.runtime.start().catch((error: unknown) => logger.error({ err: error }, 'the monitoring runtime could not load its checks'));
   const url = app.strata.publicUrl();
   if (admin) printFirstRun(admin, url, options.vendorPrefix);
   const address = app.server.address();
@@ -123,7 +128,7 @@ async function serve(options: ServeOptions): Promise<void> {
 
 /** The `strata serve` command. */
 export function serveCommand(): Command {
-  const command = new Command('serve').description('run the HTTP server: identity, metrics ingest and query APIs, /healthz, /metrics');
+  const command = new Command('serve').description('run the HTTP server: identity, metrics ingest and query APIs, /healthz, /metrics; and the monitoring runtime: checks, alarms, notifications');
   for (const option of serveOptions()) command.addOption(option);
   command.action(async (options: ServeOptions) => {
     try {

@@ -14,6 +14,8 @@ import {
 } from '../http/http-limits.js';
 import { DEFAULT_TOKEN_TTL_MS, TOKEN_TTL_MS_MAX, TOKEN_TTL_MS_MIN } from '../identity/identity-service.js';
 import { ROLLUP_WORKERS_MAX } from '../core/limits.js';
+import { CHECK_CONCURRENCY_DEFAULT, CHECK_CONCURRENCY_MAX, DELIVERY_ATTEMPTS_CEILING, DELIVERY_ATTEMPTS_DEFAULT } from '../monitoring/monitoring-limits.js';
+import type { RuntimeOptions } from '../monitoring/monitoring-runtime.js';
 import { dataOption, integerIn, parseBoolean } from './cli-parsers.js';
 
 /** The parsed options of `strata serve`, as commander names them. */
@@ -43,6 +45,17 @@ export interface ServeOptions {
   readonly adminTenant: string;
   readonly logLevel: string;
   readonly shutdownTimeout: number;
+  readonly checkDeny: string[];
+  readonly checkConcurrency: number;
+  readonly zones?: string[];
+  readonly smtpHost?: string;
+  readonly smtpPort: number;
+  readonly smtpFrom: string;
+  readonly smtpSecure: boolean;
+  readonly smsGateway?: string;
+  readonly incidentAEndpoint?: string;
+  readonly incidentBEndpoint?: string;
+  readonly deliveryAttempts: number;
 }
 
 /** Longest graceful shutdown accepted, in seconds. */
@@ -69,6 +82,39 @@ function budgetOptions(kind: 'ingest' | 'query', bodyBytesDefault: number): Opti
     new Option(`--${kind}-tenant-body-bytes <bytes>`, `${kind} body bytes of one tenant in flight before 503 (default: ${share} of --${kind}-body-bytes, at least the largest body)`)
       .env(`${env}_TENANT_BODY_BYTES`)
       .argParser(bytes),
+  ];
+}
+
+/** Adds comma-separated items to what the option collected so far (repeatable flags; the env variable lists them with commas). */
+function collectList(text: string, previous: string[] = []): string[] {
+  return [...previous, ...text.split(',').map((item) => item.trim()).filter((item) => item !== '')];
+}
+
+/** The monitoring runtime's options: which addresses checks may reach, how many run at once, which zones, and notification delivery. */
+function runtimeOptions(): Option[] {
+  return [
+    new Option('--check-deny <cidr>', 'address range checks may not connect to, e.g. 10.0.0.0/8 (repeatable; loopback and private ranges are allowed by default)')
+      .env('STRATA_CHECK_DENY')
+      .default([])
+      .argParser(collectList),
+    new Option('--check-concurrency <n>', 'check runs in flight at once').env('STRATA_CHECK_CONCURRENCY').default(CHECK_CONCURRENCY_DEFAULT).argParser(integerIn(1, CHECK_CONCURRENCY_MAX)),
+    new Option('--zones <ids>', 'comma-separated monitoring zones this process runs checks from (default: every configured zone)').env('STRATA_ZONES').argParser(collectList),
+    new Option('--smtp-host <host>', 'SMTP relay email notifications are sent through (none: email notifications fail)').env('STRATA_SMTP_HOST'),
+    new Option('--smtp-port <port>', 'port of the SMTP relay').env('STRATA_SMTP_PORT').default(25).argParser(integerIn(1, 65_535)),
+    new Option('--smtp-from <address>', 'From address of notification emails').env('STRATA_SMTP_FROM').default('strata@localhost'),
+    new Option('--smtp-secure [enabled]', 'implicit TLS to the SMTP relay (port 465 style); otherwise STARTTLS when offered')
+      .env('STRATA_SMTP_SECURE')
+      .default(false)
+      // A string: commander passes the preset through the parser too.
+      .preset('true')
+      .argParser(parseBoolean),
+    new Option('--sms-gateway <url>', 'HTTP endpoint sms notifications are posted to').env('STRATA_SMS_GATEWAY'),
+    new Option('--incident-a-endpoint <url>', 'HTTP endpoint incidentA notifications are posted to (a notification\'s service_endpoint overrides it)').env('STRATA_INCIDENT_A_ENDPOINT'),
+    new Option('--incident-b-endpoint <url>', 'HTTP endpoint incidentB notifications are posted to').env('STRATA_INCIDENT_B_ENDPOINT'),
+    new Option('--delivery-attempts <n>', 'attempts a notification delivery gets before it becomes a dead letter')
+      .env('STRATA_DELIVERY_ATTEMPTS')
+      .default(DELIVERY_ATTEMPTS_DEFAULT)
+      .argParser(integerIn(1, DELIVERY_ATTEMPTS_CEILING)),
   ];
 }
 
@@ -99,7 +145,7 @@ export function serveOptions(): Option[] {
     new Option('--multi-tenant-ingest [enabled]', 'let admins write any tenant through /ingest/multi')
       .env('STRATA_MULTI_TENANT_INGEST')
       .default(false)
-      .preset(true)
+      .preset('true')
       .argParser(parseBoolean),
     new Option('--workers <n>', 'rollup worker threads (default: cores - 1, at least 1; 0 rolls up inline)')
       .env('STRATA_WORKERS')
@@ -112,5 +158,21 @@ export function serveOptions(): Option[] {
       .env('STRATA_SHUTDOWN_TIMEOUT')
       .default(30)
       .argParser(integerIn(1, SHUTDOWN_TIMEOUT_S_MAX)),
+    ...runtimeOptions(),
   ];
+}
+
+/** The monitoring runtime's settings from the parsed flags of `strata serve`. */
+export function runtimeOptionsOf(options: ServeOptions): RuntimeOptions {
+  return {
+    checkDeny: options.checkDeny,
+    checkConcurrency: options.checkConcurrency,
+    ...(options.zones !== undefined ? { zones: options.zones } : {}),
+    delivery: {
+      attemptsMax: options.deliveryAttempts,
+      vendorPrefix: options.vendorPrefix,
+      smtp: options.smtpHost === undefined ? undefined : { host: options.smtpHost, port: options.smtpPort, secure: options.smtpSecure, from: options.smtpFrom },
+      gateways: { sms: options.smsGateway, incidentA: options.incidentAEndpoint, incidentB: options.incidentBEndpoint },
+    },
+  };
 }

@@ -43,4 +43,8 @@ export async function authenticateRequest(request: FastifyRequest, reply: Fastif
   if (access === 'write' && !mayWrite(principal.user.role)) {
     throw httpError('AUTH_ROLE_FORBIDDEN', `The role ${principal.user.role} may not write.`, { role: principal.user.role });
   }
+  // Admin-only resources (the account settings, which show the webhook token) refuse even reads to other roles.
+  if (access === 'admin' && principal.user.role !== 'admin') {
+    throw httpError('AUTH_ROLE_FORBIDDEN', `The role ${principal.user.role} may not use this resource; it is for admins.`, { role: principal.user.role });
+  }
 }

@@ -4,10 +4,10 @@ import type { Principal } from '../identity/identity-service.js';
 
 /**
  * Who may call a route: `public` needs no token; `token` needs a valid token (the handler checks
- * more); `read` and `write` also need the token's tenant to be the URL's `:tenant`, and `write`
- * needs a role that may write.
+ * more); `read`, `write` and `admin` also need the token's tenant to be the URL's `:tenant`;
+ * `write` needs a role that may write, and `admin` the admin role even to read (account settings).
  */
-export type Access = 'public' | 'token' | 'read' | 'write';
+export type Access = 'public' | 'token' | 'read' | 'write' | 'admin';
 
 /** A kind of work with its own admission queue. */
 export type WorkKind = 'ingest' | 'query';

@@ -4,6 +4,7 @@ import type { Dns } from '../dns/dns-service.js';
 import type { Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import type { MonitoringService } from '../monitoring/monitoring-service.js';
+import type { MonitoringRuntime } from '../monitoring/monitoring-runtime.js';
 import type { Store } from '../store-types.js';
 import type { IngestDecoder } from '../wire/ingest-decoder.js';
 import type { Admission } from './admission.js';
@@ -20,6 +21,8 @@ export interface ServerContext {
   readonly dns: Dns;
   /** The monitoring API's service (issue 4). */
   readonly monitoring: MonitoringService;
+  /** The monitoring runtime (issue 11): check runner, alarm evaluation, notification delivery; the server owns and stops it. */
+  readonly runtime: MonitoringRuntime;
   readonly config: ServerConfig;
   readonly admission: Admission;
   /** Decodes ingest bodies (fast paths and the metric-name cache). */

@@ -1,5 +1,6 @@
 // Owns the server's Prometheus metrics: one prom-client Registry per server, never the global one.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { MonitoringRuntime, RuntimeStats } from '../monitoring/monitoring-runtime.js';
 import type { Store } from '../store-types.js';
 import type { Admission } from './admission.js';
 
@@ -18,7 +19,7 @@ export interface ServerMetrics {
 }
 
 /** Creates the server's registry: request latency, ingest counters, queue depth and the store's own gauges. */
-export function createServerMetrics(store: Store, admission: Admission, options: { processMetrics: boolean }): ServerMetrics {
+export function createServerMetrics(store: Store, admission: Admission, options: { processMetrics: boolean; runtime?: MonitoringRuntime }): ServerMetrics {
   const registry = new Registry();
   // One read of the store per scrape: stats() lists wal/damaged/, and every store gauge needs it.
   let snapshot: ReturnType<Store['stats']> | undefined;
@@ -51,6 +52,7 @@ export function createServerMetrics(store: Store, admission: Admission, options:
     },
   };
   addAdmissionGauges(registry, admission);
+  if (options.runtime !== undefined) addRuntimeMetrics(registry, options.runtime);
   const storeGauge = (name: string, help: string, read: (stats: ReturnType<Store['stats']>) => number): void => {
     new Gauge({
       name,
@@ -114,6 +116,99 @@ function addAdmissionGauges(registry: Registry, admission: Admission): void {
         this.set({ work, state: 'running' }, depth.running);
         this.set({ work, state: 'waiting' }, depth.waiting);
       }
+    },
+  });
+}
+
+/**
+ * The monitoring runtime's metrics: check start lag, runs by type and outcome, skipped runs, the
+ * run queue, the result sink and the notification outbox. One stats() read per scrape feeds them all.
+ */
+function addRuntimeMetrics(registry: Registry, runtime: MonitoringRuntime): void {
+  let stats: RuntimeStats | undefined;
+  // The first collector of a scrape reads the stats; the others reuse them (collect runs in registration order).
+  const read = (): RuntimeStats => (stats = runtime.stats());
+  const last = (): RuntimeStats => stats ?? read();
+  new Gauge({
+    name: 'strata_check_lag_seconds',
+    help: 'Check start lag (start time minus due time) over the most recent runs, by quantile (0.5, 0.99); quantile 1 is the largest of them or the age of the most overdue run still waiting, whichever is more.',
+    labelNames: ['quantile'],
+    registers: [registry],
+    collect() {
+      const { runs, scheduler } = read();
+      this.set({ quantile: '0.5' }, runs.lag.p50Ms / 1000);
+      this.set({ quantile: '0.99' }, runs.lag.p99Ms / 1000);
+      this.set({ quantile: '1' }, Math.max(runs.lag.maxMs, scheduler.oldestWaitingMs) / 1000);
+    },
+  });
+  new Counter({
+    name: 'strata_check_runs_total',
+    help: 'Check runs (one check from one zone) since start, by check type and outcome (available, unavailable, error: the probe failed).',
+    labelNames: ['type', 'outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { type, outcome, count } of last().runs.runs) this.inc({ type, outcome }, count);
+    },
+  });
+  new Counter({
+    name: 'strata_check_runs_skipped_total',
+    help: 'Check runs that were due and did not run, by reason: queue_full (the run queue was full), overlap (the previous run of the same check and zone was still going), behind (the scheduler fell a period or more behind).',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, count] of Object.entries(last().runs.skipped)) this.inc({ reason }, count);
+    },
+  });
+  new Gauge({
+    name: 'strata_check_queue_depth',
+    help: 'Check runs in flight (running) and due runs waiting for a run slot (waiting).',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const { scheduler } = last();
+      this.set({ state: 'running' }, scheduler.running);
+      this.set({ state: 'waiting' }, scheduler.waiting);
+    },
+  });
+  new Gauge({
+    name: 'strata_check_slots',
+    help: 'Scheduled (check, zone) pairs this process runs.',
+    registers: [registry],
+    collect() {
+      this.set(last().scheduler.slots);
+    },
+  });
+  new Counter({
+    name: 'strata_check_points_total',
+    help: 'Check metric points by fate: written to the engine, rejected by it, or dropped (a failed write, or the sink over its bound).',
+    labelNames: ['fate'],
+    registers: [registry],
+    collect() {
+      const { sink } = last();
+      this.reset();
+      this.inc({ fate: 'written' }, sink.pointsWritten);
+      this.inc({ fate: 'rejected' }, sink.pointsRejected);
+      this.inc({ fate: 'dropped' }, sink.pointsDropped);
+    },
+  });
+  new Gauge({
+    name: 'strata_delivery_pending',
+    help: 'Notification deliveries in the outbox waiting for an attempt or a retry.',
+    registers: [registry],
+    collect() {
+      const { delivery } = last();
+      if (delivery !== undefined) this.set(delivery.pending);
+    },
+  });
+  new Gauge({
+    name: 'strata_delivery_dead',
+    help: 'Notification deliveries that exhausted their attempts (dead letters, listed by the outbox API).',
+    registers: [registry],
+    collect() {
+      const { delivery } = last();
+      if (delivery !== undefined) this.set(delivery.dead);
     },
   });
 }

@@ -7,6 +7,7 @@ import { openDns, type Dns } from '../dns/dns-service.js';
 import { openFeeds, type Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import { openMonitoring, type MonitoringService } from '../monitoring/monitoring-service.js';
+import { MonitoringRuntime, type RuntimeOptions } from '../monitoring/monitoring-runtime.js';
 import type { Store } from '../store-types.js';
 import { IngestDecoder } from '../wire/ingest-decoder.js';
 import { Admission } from './admission.js';
@@ -35,6 +36,11 @@ export interface CreateServerOptions {
   readonly dns?: Dns;
   /** The monitoring API's objects (kept in memory when absent). */
   readonly monitoring?: MonitoringService;
+  /**
+   * Settings of the monitoring runtime (check runner, alarms, delivery). The server always builds
+   * the runtime and stops it on close, but starts it only when asked: `app.strata.runtime.start()`.
+   */
+  readonly runtime?: RuntimeOptions;
   readonly config?: ServerConfigInput;
   /** A pino logger (silent by default). */
   readonly logger?: FastifyBaseLogger;
@@ -104,16 +110,28 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
   // Links use the configured base URL, else the address listened on: read once (getsockname) after listen, not per response.
   const configuredUrl = config.publicUrl?.replace(/\/+$/, '');
   let listenedUrl: string | undefined;
+  const feeds = options.feeds ?? own(openFeeds({ dir: undefined, clock, region: config.region }));
+  const monitoring = options.monitoring ?? own(openMonitoring({ dir: undefined, clock }));
+  const runtime = new MonitoringRuntime({
+    monitoring,
+    engine: options.store,
+    feeds,
+    clock,
+    logger: app.log,
+    newTxnId: txnIdGenerator(clock),
+    options: { ...options.runtime, delivery: { vendorPrefix: config.vendorPrefix, ...options.runtime?.delivery } },
+  });
   const context: ServerContext = {
     store: options.store,
     identity: options.identity,
-    feeds: options.feeds ?? own(openFeeds({ dir: undefined, clock, region: config.region })),
+    feeds,
     dns: options.dns ?? own(openDns({ dir: undefined, clock })),
-    monitoring: options.monitoring ?? own(openMonitoring({ dir: undefined, clock })),
+    monitoring,
+    runtime,
     config,
     admission,
     decoder: new IngestDecoder(),
-    metrics: createServerMetrics(options.store, admission, { processMetrics: config.processMetrics }),
+    metrics: createServerMetrics(options.store, admission, { processMetrics: config.processMetrics, runtime }),
     clock,
     publicUrl: () => configuredUrl ?? (listenedUrl ??= app.server.listening ? listeningUrl(app) : undefined) ?? listeningUrl(app),
   };
@@ -123,6 +141,8 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
   // refused client is told before it sends its body at all.
   app.server.on('checkContinue', (req, res) => app.server.emit('request', req, res));
   app.addHook('onClose', async () => {
+    // The runtime first: its last runs write metrics and alarm changes into the services below.
+    await runtime.stop();
     for (const service of owned) service.close();
   });
   app.decorateRequest('principal', undefined);

@@ -23,6 +23,8 @@ export interface EntityServiceDeps extends CollectionDeps {
   readonly secrets: SecretBox;
   /** Told of every committed create, update and delete of entities, checks and alarms (the runtime reloads its caches). */
   readonly changes: ChangeFeed;
+  /** Materializes the tenant's default notification and plan (NotificationService.ensureDefaults), so an alarm may name npTechnicalContactsEmail from the tenant's first request. */
+  readonly ensureDefaults: (tenant: string) => void;
 }
 
 /** A check as reads show it: its secrets redacted (check-secrets.ts). */
@@ -187,9 +189,10 @@ export class EntityService {
     return { ...listed, values: listed.values.map(shown) };
   }
 
-  /** An alarm's check must be on the same entity and its plan must exist. */
+  /** An alarm's check must be on the same entity and its plan must exist (the tenant's default plan always does). */
   private checkAlarmRefs(tenant: string, entityId: string, doc: AlarmDoc): void {
     if (this.checks.find({ tenant, entityId }, doc.check_id) === undefined) throw fieldError('check_id', `no check ${doc.check_id} on entity ${entityId}`);
+    this.deps.ensureDefaults(tenant);
     if (this.deps.plans.find({ tenant }, doc.notification_plan_id) === undefined) {
       throw fieldError('notification_plan_id', `no notification plan ${doc.notification_plan_id}`);
     }

@@ -1,6 +1,7 @@
 // Owns every limit of the monitoring API as a named constant; relations between them are asserted at load.
 import { assert } from '../core/assert.js';
 import { DAY_MS } from '../core/time.js';
+import { INGEST_BATCH_POINTS_MAX, STRING_VALUE_LENGTH_MAX } from '../core/limits.js';
 
 /** Items per list page when no limit is given (reference: "defaults to 100 items per page"). */
 export const LIST_LIMIT_DEFAULT = 100;
@@ -80,3 +81,215 @@ assert(CHECK_TIMEOUT_S_DEFAULT < CHECK_PERIOD_S_DEFAULT && CHECK_TIMEOUT_S_MIN <
 assert(CHECK_TIMEOUT_S_MIN <= CHECK_TIMEOUT_S_DEFAULT && CHECK_TIMEOUT_S_DEFAULT <= CHECK_TIMEOUT_S_MAX, 'the default timeout is a valid timeout');
 assert(CHECK_PERIOD_S_MIN <= CHECK_PERIOD_S_DEFAULT && CHECK_PERIOD_S_DEFAULT <= CHECK_PERIOD_S_MAX, 'the default period is a valid period');
 assert(EMAIL_LENGTH_MAX <= NOTIFICATION_DETAIL_LENGTH_MAX && SERVICE_KEY_LENGTH_MAX <= NOTIFICATION_DETAIL_LENGTH_MAX, 'every notification detail fits the detail limit');
+
+// --- H3: user-supplied regular expressions and alarm evaluation ---
+/** Longest user-supplied regular expression (an alarm's regex/nregex literal, a check's body pattern), in characters. */
+export const PATTERN_LENGTH_MAX = 256;
+/** Most repetition operators (`*`, `+`, `?`, `{m,n}`) one user-supplied pattern may hold (safe-regex2's count). */
+export const PATTERN_REPETITIONS_MAX = 10;
+/** Most matcher states a user-supplied pattern may expand to (src/monitoring/pattern-weight.ts): bounds the cost per subject character. */
+export const PATTERN_WEIGHT_MAX = 256;
+/** Longest text a user-supplied pattern is run against; longer text is cut to this many characters first. */
+export const PATTERN_SUBJECT_LENGTH_MAX = 64 * 1024;
+/** Most state steps (pattern weight × subject characters) one match may take: a heavier pattern sees a shorter subject. */
+export const PATTERN_MATCH_WORK_MAX = 512 * 1024;
+assert(PATTERN_WEIGHT_MAX <= PATTERN_MATCH_WORK_MAX && PATTERN_MATCH_WORK_MAX / PATTERN_WEIGHT_MAX >= 1024, 'the heaviest pattern still sees a useful subject');
+assert(PATTERN_WEIGHT_MAX >= PATTERN_LENGTH_MAX, 'every plain literal that fits the length limit is accepted');
+
+// --- H5b: alarm runtime, test-check / test-alarm routes and the overview view ---
+/** Most alarms whose consensus memory the alarm runtime keeps; beyond it the least recently observed is dropped and reloads from its persisted state. */
+export const ALARM_MEMORY_ENTRIES_MAX = 100_000;
+/** Most entities whose checks' compiled alarms the alarm runtime caches (the least recently observed entity is dropped and recompiled when next observed). */
+export const ALARM_CRITERIA_CACHE_ENTITIES_MAX = 20_000;
+/** Most checks whose previous result per zone the alarm runtime keeps for previous() and rate(). */
+export const ALARM_PREVIOUS_RESULTS_CHECKS_MAX = 50_000;
+/** Most check results a test-alarm body's check_data may hold. */
+export const TEST_ALARM_CHECK_DATA_MAX = 100;
+/** Most metrics one check result of a test-alarm body may hold. */
+export const CHECK_RESULT_METRICS_MAX = 256;
+/** Longest metric name, unit or status text inside a test-alarm body's check_data. */
+export const CHECK_RESULT_TEXT_LENGTH_MAX = 1024;
+/** Most entities one overview page holds (each carries up to CHECKS_PER_ENTITY_MAX checks and ALARMS_PER_ENTITY_MAX alarms). */
+export const OVERVIEW_LIMIT_MAX = 100;
+/** Entities of an overview page without a limit. */
+export const OVERVIEW_LIMIT_DEFAULT = 50;
+/** Most entityId filters one overview request may give. */
+export const OVERVIEW_ENTITY_FILTER_MAX = 100;
+
+// --- H2a: the remote.http probe and target resolution ---
+/** Most response body bytes a remote.http run reads; the rest is left unread (metric `truncated`) and the connection closed. */
+export const HTTP_CHECK_BODY_BYTES_MAX = 512 * 1024;
+/** Most redirects one remote.http run follows; a further redirect makes the run unavailable. */
+export const HTTP_CHECK_REDIRECTS_MAX = 5;
+/** Longest body_match metric value, in characters (a longer match is cut): it must fit a stored string value. */
+export const HTTP_CHECK_BODY_MATCH_LENGTH_MAX = 1024;
+/** Longest wait for the DNS lookup of a check's target_hostname (or a redirect's host) when the caller gives no shorter bound. */
+export const PROBE_RESOLVE_TIMEOUT_MS = 5_000;
+
+assert(HTTP_CHECK_BODY_MATCH_LENGTH_MAX <= STRING_VALUE_LENGTH_MAX, 'a body_match value fits a stored string value');
+
+// --- Accounts (issue 11, H1): account settings and the default notification and plan. ---
+/** Most technical contacts (email addresses) an account lists. */
+export const ACCOUNT_TECHNICAL_CONTACTS_MAX = 32;
+/** Shortest webhook token an account may set (letters and digits). */
+export const WEBHOOK_TOKEN_LENGTH_MIN = 16;
+/** Longest webhook token an account may set (letters and digits). */
+export const WEBHOOK_TOKEN_LENGTH_MAX = 64;
+/** Length of a generated webhook token: 32 letters or digits, about 190 bits. */
+export const WEBHOOK_TOKEN_LENGTH_GENERATED = 32;
+/** Most tenants whose default notification and plan one process remembers as materialized; the memory is emptied when full. */
+export const DEFAULTS_ENSURED_TENANTS_MAX = 10_000;
+assert(WEBHOOK_TOKEN_LENGTH_MIN <= WEBHOOK_TOKEN_LENGTH_GENERATED && WEBHOOK_TOKEN_LENGTH_GENERATED <= WEBHOOK_TOKEN_LENGTH_MAX, 'a generated webhook token is a valid one');
+
+// --- H5a: check runner (scheduler, per-zone runs, result sink) ---
+/**
+ * Check runs in flight at once by default. The issue's target is 1,000 runs/s; at a few ms per run
+ * that is a handful in flight, and 256 leaves room for targets up to ~250 ms slow at that rate.
+ */
+export const CHECK_CONCURRENCY_DEFAULT = 256;
+/** Most check runs an operator may allow in flight at once (each holds a socket). */
+export const CHECK_CONCURRENCY_MAX = 4_096;
+/** Most due check runs waiting for a free run slot; a run due while the queue is full is skipped and counted. */
+export const CHECK_QUEUE_MAX = 10_000;
+/** Most (check, zone) slots one process schedules; checks beyond it are logged and not run. */
+export const CHECK_SLOTS_MAX = 300_000;
+/** Longest the scheduler's one timer sleeps, so a wall-clock step is noticed within it. */
+export const CHECK_TIMER_SLEEP_MS_MAX = 1_000;
+/** How long stop() waits for runs in flight before aborting them. */
+export const CHECK_STOP_WAIT_MS = 5_000;
+/** Start lags kept for the lag percentiles (the most recent runs). */
+export const CHECK_LAG_WINDOW_RUNS = 4_096;
+/** The result sink writes its points to the engine at least this often. */
+export const CHECK_SINK_FLUSH_MS = 250;
+/** The result sink writes at once when this many points are pending. */
+export const CHECK_SINK_BATCH_POINTS = 10_000;
+/** Most points the sink holds while the engine is slow or failing; points beyond it are dropped and counted. */
+export const CHECK_SINK_PENDING_POINTS_MAX = 200_000;
+/** Most (check, metric) type declarations the sink remembers; when full it forgets them all (declaring again is harmless). */
+export const CHECK_DECLARED_TYPES_MAX = 1_000_000;
+/** Checks the scheduler loads at start between two yields of the event loop. */
+export const CHECK_LOAD_CHUNK = 500;
+/** How long past its timeout the runner waits for a probe to settle before it reports the run unavailable itself (a probe bug). */
+export const CHECK_PROBE_GRACE_MS = 1_000;
+
+// --- remote.tcp, remote.ping and remote.dns checks (issue 11, helper H2b) ---
+/** Highest TCP or UDP port number a check may name (ports run 1 to 65535). */
+export const NETWORK_PORT_MAX = 65_535;
+/** Longest remote.tcp send_body, in characters (the reference's limit). */
+export const TCP_CHECK_SEND_BODY_LENGTH_MAX = 1024;
+/** Longest remote.tcp banner_match or body_match regular expression, in characters (the reference's limit). */
+export const TCP_CHECK_PATTERN_LENGTH_MAX = 255;
+/** Most bytes a remote.tcp check reads for its banner line, and again for the body after it (the reference reads at most 1024). */
+export const TCP_CHECK_READ_BYTES_MAX = 1024;
+/** Fewest pings one remote.ping run sends. */
+export const PING_CHECK_COUNT_MIN = 1;
+/** Most pings one remote.ping run sends (the reference's limit). */
+export const PING_CHECK_COUNT_MAX = 15;
+/** Pings a remote.ping run sends when its details leave count out (the reference's default). */
+export const PING_CHECK_COUNT_DEFAULT = 5;
+/** Gap between two ICMP echo requests of one run: the shortest interval iputils ping grants every user. */
+export const PING_INTERVAL_MS = 200;
+/** Most bytes of output read from the ping program (15 reply lines and the summary take about 1.5 KiB); more kills it. */
+export const PING_OUTPUT_BYTES_MAX = 16 * 1024;
+/** Time kept back from the check timeout for the ping program to print its summary and exit before it is killed. */
+export const PING_EXIT_MARGIN_MS = 500;
+/** Longest wait for one TCP ping attempt (all its ports together), like ping's own one-second wait per port. */
+export const PING_TCP_ATTEMPT_WAIT_MS_MAX = 2000;
+/** Port a remote.dns check asks when its details leave port out. */
+export const DNS_CHECK_PORT_DEFAULT = 53;
+/** Longest remote.dns query name (a DNS name is at most 253 characters without its final dot). */
+export const DNS_QUERY_LENGTH_MAX = 254;
+/** Longest `answer` metric of a remote.dns check, in characters; longer answers are cut. */
+export const DNS_CHECK_ANSWER_LENGTH_MAX = 1024;
+
+assert(PING_CHECK_COUNT_MIN <= PING_CHECK_COUNT_DEFAULT && PING_CHECK_COUNT_DEFAULT <= PING_CHECK_COUNT_MAX, 'the default ping count is a valid count');
+assert(PING_EXIT_MARGIN_MS < CHECK_TIMEOUT_S_MIN * 1000, 'the ping exit margin leaves the program part of the shortest timeout');
+assert(DNS_CHECK_PORT_DEFAULT <= NETWORK_PORT_MAX, 'the default DNS port is a port');
+assert(TCP_CHECK_PATTERN_LENGTH_MAX <= CHECK_DETAIL_TEXT_LENGTH_MAX && TCP_CHECK_SEND_BODY_LENGTH_MAX <= CHECK_DETAIL_TEXT_LENGTH_MAX, 'remote.tcp details fit the detail limit');
+assert(CHECK_CONCURRENCY_DEFAULT <= CHECK_CONCURRENCY_MAX, 'the default check concurrency is an allowed one');
+assert(CHECK_SINK_BATCH_POINTS <= INGEST_BATCH_POINTS_MAX && CHECK_SINK_BATCH_POINTS <= CHECK_SINK_PENDING_POINTS_MAX, 'a sink batch is one engine write and fits the pending bound');
+
+// --- H4a: notification delivery (outbox, deliverer, webhook) ---
+/** Attempts a delivery gets before it is a dead letter, by default (the reference documents a delivery failed after 10 attempts). */
+export const DELIVERY_ATTEMPTS_DEFAULT = 10;
+/** Most attempts a configuration may give a delivery before it is a dead letter. */
+export const DELIVERY_ATTEMPTS_CEILING = 50;
+/** First retry delay of a failed delivery, by default; it doubles with each failure. */
+export const DELIVERY_RETRY_BASE_MS_DEFAULT = 1_000;
+/** Longest retry delay of a failed delivery, by default. */
+export const DELIVERY_RETRY_MAX_MS_DEFAULT = 5 * 60_000;
+/** Longest retry delay a configuration may set. */
+export const DELIVERY_RETRY_MAX_MS_CEILING = DAY_MS / 24;
+/** Time one delivery attempt may take, by default, before it is aborted and counted as a retryable failure. */
+export const DELIVERY_ATTEMPT_TIMEOUT_MS_DEFAULT = 10_000;
+/** Longest attempt timeout a configuration may set. */
+export const DELIVERY_ATTEMPT_TIMEOUT_MS_MAX = 60_000;
+/** Time a channel has to settle once its attempt's signal aborted; past it the attempt is counted as timed out regardless. */
+export const DELIVERY_SETTLE_GRACE_MS = 1_000;
+/** Attempts running at once, by default (the deliverer's p-queue concurrency). */
+export const DELIVERY_CONCURRENCY_DEFAULT = 16;
+/** Most attempts a configuration may run at once. */
+export const DELIVERY_CONCURRENCY_MAX = 256;
+/** Most claimed deliveries in the deliverer at once, running or queued: its p-queue's bound. */
+export const DELIVERY_QUEUE_MAX = 1_000;
+/** Most due deliveries one turn of the delivery loop claims. */
+export const DELIVERY_CLAIM_BATCH_MAX = 100;
+/** Longest the delivery loop sleeps with nothing due: rows enqueued or retried without wake() are picked up this late at most. */
+export const DELIVERY_POLL_INTERVAL_MS = 1_000;
+/** Longest Deliverer.stop() waits for running attempts before it aborts them. */
+export const DELIVERY_STOP_WAIT_MS_MAX = 10_000;
+/** Longest last_error or attempt detail kept, in characters (longer text is cut). */
+export const DELIVERY_ERROR_LENGTH_MAX = 512;
+/** Most attempts GET /deliveries/{id} lists (the latest ones). */
+export const DELIVERY_ATTEMPTS_SHOWN_MAX = 100;
+/**
+ * Pending deliveries past which the outbox is over its depth: an enqueue is still recorded (an
+ * acknowledged alarm change is never dropped), but counted and logged; the age limit below drains it.
+ */
+export const OUTBOX_PENDING_MAX = 100_000;
+/** The outbox measures its depth once every this many enqueues (a bounded count), not on each one. */
+export const OUTBOX_DEPTH_CHECK_EVERY = 64;
+/** A delivery still pending this long after it was enqueued becomes a dead letter ('expired') without further attempts. */
+export const OUTBOX_PENDING_AGE_MAX_MS = DAY_MS;
+/** Delivered and dead deliveries (with their attempts) are kept this long after their last change (the reference keeps notification history 30 days). */
+export const OUTBOX_FINISHED_RETENTION_MS = 30 * DAY_MS;
+/** Most deliveries one maintenance step prunes or expires. */
+export const OUTBOX_PRUNE_BATCH_MAX = 500;
+/** Time between two maintenance steps of the delivery loop (pruning and expiry); a full step is followed by another at once. */
+export const OUTBOX_PRUNE_INTERVAL_MS = 60_000;
+/** Most bytes of a webhook receiver's answer read (then discarded); the rest is not read. */
+export const WEBHOOK_RESPONSE_BYTES_MAX = 64 * 1024;
+
+assert(DELIVERY_ATTEMPTS_DEFAULT <= DELIVERY_ATTEMPTS_CEILING, 'the default attempt count is an allowed one');
+assert(DELIVERY_RETRY_BASE_MS_DEFAULT <= DELIVERY_RETRY_MAX_MS_DEFAULT && DELIVERY_RETRY_MAX_MS_DEFAULT <= DELIVERY_RETRY_MAX_MS_CEILING, 'the default retry delays are allowed ones');
+assert(DELIVERY_ATTEMPT_TIMEOUT_MS_DEFAULT <= DELIVERY_ATTEMPT_TIMEOUT_MS_MAX, 'the default attempt timeout is an allowed one');
+assert(DELIVERY_CONCURRENCY_DEFAULT <= DELIVERY_CONCURRENCY_MAX && DELIVERY_CONCURRENCY_MAX <= DELIVERY_QUEUE_MAX, 'every allowed concurrency fits the claimed bound');
+assert(DELIVERY_CLAIM_BATCH_MAX <= DELIVERY_QUEUE_MAX, 'one claimed batch fits the claimed bound');
+assert(DELIVERY_ATTEMPTS_CEILING <= DELIVERY_ATTEMPTS_SHOWN_MAX, "one retry round's attempts are all shown");
+
+// --- H4b: email, gateway, feed and managed notification channels ---
+/** Most open SMTP connections one email channel keeps (nodemailer pool). */
+export const SMTP_POOL_CONNECTIONS_MAX = 5;
+/** Messages one pooled SMTP connection sends before it is replaced. */
+export const SMTP_POOL_MESSAGES_PER_CONNECTION_MAX = 100;
+/** An idle pooled SMTP connection is closed after this long. */
+export const SMTP_POOL_IDLE_MS = 30_000;
+/** Upper bound on connecting, the greeting and socket inactivity of a pooled SMTP connection: the longest attempt, so each attempt's own signal is what ends it. */
+export const SMTP_TIMEOUT_MS = DELIVERY_ATTEMPT_TIMEOUT_MS_MAX;
+/** Most sends one email channel holds queued or in progress; more fail (retryable) until some settle. */
+export const SMTP_SENDS_PENDING_MAX = 256;
+/** Longest email subject, in characters. */
+export const ALERT_SUBJECT_LENGTH_MAX = 200;
+/** Most metric or observation lines an alert body lists; the rest are counted in one line. */
+export const ALERT_LIST_LINES_MAX = 50;
+/** Longest SMS body, in characters (one GSM message). */
+export const SMS_BODY_LENGTH_MAX = 160;
+/** Longest incident description or state message sent to an incident gateway, in characters. */
+export const INCIDENT_TEXT_LENGTH_MAX = 1024;
+/** Upper bound on one gateway request (sms, incidentA, incidentB): the longest attempt, so each attempt's own signal is what ends it. */
+export const GATEWAY_TIMEOUT_MS = DELIVERY_ATTEMPT_TIMEOUT_MS_MAX;
+/** Longest error text a channel reports for a failed attempt, in characters. */
+export const CHANNEL_ERROR_TEXT_LENGTH_MAX = 300;
+
+assert(SMTP_SENDS_PENDING_MAX >= DELIVERY_CONCURRENCY_MAX, 'an email channel holds every attempt the deliverer may run at once');
+assert(CHANNEL_ERROR_TEXT_LENGTH_MAX <= DELIVERY_ERROR_LENGTH_MAX, "a channel's error text fits the recorded error");

@@ -1,6 +1,7 @@
 // Owns the monitoring service's composition: one store, the clock, the zones, and the services over them.
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store-types.js';
+import { AccountService } from './account/account-service.js';
 import { AgentService } from './agent-service.js';
 import { ChangeFeed } from './change-feed.js';
 import { ChangelogService } from './changelog-service.js';
@@ -40,6 +41,8 @@ export class MonitoringService {
   readonly changes = new ChangeFeed();
   /** The monitoring file: the runtime's table stores (alarm states, outbox, account) live in it too. */
   readonly store: MonitoringStore;
+  /** Account settings (technical contacts, webhook token) of each tenant, and what deliveries need of them. */
+  readonly account: AccountService;
 
   constructor(options: MonitoringOptions) {
     this.zones = resolveZones(options.zones);
@@ -51,7 +54,9 @@ export class MonitoringService {
     const serverKey = loadTokenKey(options.dir);
     const secrets = new SecretBox(serverKey);
     this.notifications = new NotificationService({ ...deps, secrets });
-    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans, secrets, changes: this.changes });
+    const ensureDefaults = (tenant: string): void => this.notifications.ensureDefaults(tenant);
+    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans, secrets, changes: this.changes, ensureDefaults });
+    this.account = new AccountService({ ...deps, secrets });
     this.agents = new AgentService(this.store, options.clock, serverKey);
     this.changelogs = new ChangelogService(this.store, options.clock);
     // Files written before check or notification secrets were encrypted hold them in plaintext:

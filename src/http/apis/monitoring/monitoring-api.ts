@@ -7,12 +7,16 @@ import { METRICS_ERROR_SCHEMA } from '../../error-schemas.js';
 import type { ServerContext } from '../../server-context.js';
 import { parameterError } from '../../validation-failure.js';
 import { metricsErrors } from '../metrics/metrics-api.js';
+import { registerAccountRoutes } from './account-routes.js';
 import { registerAgentRoutes } from './agent-routes.js';
 import { registerChangelogRoutes } from './changelog-routes.js';
 import { registerCheckMetricRoutes } from './check-metric-routes.js';
+import { registerDeliveryRoutes } from './delivery-routes.js';
 import { registerEntityRoutes } from './entity-routes.js';
 import { MONITORING_PREFIX } from './monitoring-http.js';
 import { registerNotificationRoutes } from './notification-routes.js';
+import { registerOverviewRoutes } from './overview-routes.js';
+import { registerTestRoutes } from './test-routes.js';
 
 /**
  * The monitoring shape ({type, code, message, details, txnId}, as the metrics API's); a body that
@@ -37,5 +41,9 @@ export const monitoringApi: ApiPlugin = {
     registerNotificationRoutes(scope, context, monitoring);
     registerAgentRoutes(scope, context, monitoring);
     registerChangelogRoutes(scope, context, monitoring);
+    registerDeliveryRoutes(scope, context, monitoring);
+    registerAccountRoutes(scope, context, monitoring);
+    registerOverviewRoutes(scope, context, monitoring);
+    registerTestRoutes(scope, context, monitoring);
   },
 };

@@ -1,0 +1,199 @@
+// Owns the monitoring runtime's composition: address guard, check runner and scheduler, result sink, alarm runtime, outbox and deliverer.
+import type { Clock } from '../core/clock.js';
+import { configError } from '../core/config-error.js';
+import { StrataError } from '../core/errors.js';
+import type { Feeds } from '../feeds/feeds-service.js';
+import type { Store } from '../store-types.js';
+import { AlarmRuntime, type AlarmRuntimeStats } from './alarms/alarm-runtime.js';
+import { createChannels } from './delivery/channel-registry.js';
+import { Deliverer, type DeliveryNotification, type DeliveryStats } from './delivery/deliverer.js';
+import { resolveDeliveryConfig, type DeliveryConfig } from './delivery/delivery-config.js';
+import { Outbox } from './delivery/outbox.js';
+import { CHECK_CONCURRENCY_DEFAULT, CHECK_CONCURRENCY_MAX } from './monitoring-limits.js';
+import type { MonitoringService } from './monitoring-service.js';
+import { AddressGuard } from './probes/address-guard.js';
+import { defaultProbes, type ProbeRegistry } from './probes/probe-registry.js';
+import { CheckRunner, type RuntimeLogger } from './runner/check-runner.js';
+import { CheckScheduler, type CheckSchedulerOptions, type SchedulerState } from './runner/check-scheduler.js';
+import { ResultSink, type SinkStats } from './runner/result-sink.js';
+import { RunnerStats, type RunnerStatsSnapshot } from './runner/runner-stats.js';
+
+export type { RuntimeLogger } from './runner/check-runner.js';
+
+/** Settings of the monitoring runtime (the CLI fills them from `strata serve` flags). */
+export interface RuntimeOptions {
+  /** CIDR ranges checks may not connect to (`--check-deny`); none by default. */
+  readonly checkDeny?: readonly string[];
+  /** Check runs in flight at once (`--check-concurrency`, CHECK_CONCURRENCY_DEFAULT). */
+  readonly checkConcurrency?: number;
+  /** Ids of the configured zones this process runs (`--zones`); every configured zone by default. */
+  readonly zones?: readonly string[];
+  /** Notification delivery: retries, SMTP relay, gateways (DEFAULT_DELIVERY_CONFIG for what is left out). */
+  readonly delivery?: Partial<DeliveryConfig>;
+  /** Scheduler details for tests and the bench: the queue bound, prompt first runs, a hook per run. */
+  readonly scheduler?: Pick<CheckSchedulerOptions, 'queueMax' | 'promptFirstRun' | 'onRun'>;
+  /** The probes by check type (defaultProbes()); tests pass their own. */
+  readonly probes?: ProbeRegistry;
+}
+
+/** What the runtime is built from. */
+export interface MonitoringRuntimeDeps {
+  readonly monitoring: MonitoringService;
+  /** The engine check metrics are written to. */
+  readonly engine: Store;
+  /** The event feeds (eventFeed notifications). */
+  readonly feeds: Feeds;
+  readonly clock: Clock;
+  readonly logger: RuntimeLogger;
+  /** A new transaction id per delivery attempt. */
+  readonly newTxnId: () => string;
+  readonly options?: RuntimeOptions;
+}
+
+/** Every counter of the runtime, for /metrics and the bench. */
+export interface RuntimeStats {
+  readonly runs: RunnerStatsSnapshot;
+  readonly scheduler: SchedulerState;
+  readonly sink: SinkStats;
+  readonly alarms: AlarmRuntimeStats;
+  /** Undefined when the outbox cannot be read (the monitoring file closed). */
+  readonly delivery: DeliveryStats | undefined;
+}
+
+/** The zones this process runs: the ones asked for, each configured, or all configured ones. */
+function runnerZones(monitoring: MonitoringService, asked: readonly string[] | undefined): readonly string[] {
+  const configured = monitoring.zones.map((zone) => zone.id);
+  if (asked === undefined) return configured;
+  const unknown = asked.find((zone) => !configured.includes(zone));
+  if (unknown !== undefined || asked.length === 0) throw configError('zones', `monitoring zone ids among ${configured.join(', ')}`, unknown ?? '(none)');
+  return [...new Set(asked)];
+}
+
+function checkConcurrency(value: number | undefined): number {
+  const concurrency = value ?? CHECK_CONCURRENCY_DEFAULT;
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > CHECK_CONCURRENCY_MAX) {
+    throw configError('checkConcurrency', `an integer from 1 to ${CHECK_CONCURRENCY_MAX}`, concurrency);
+  }
+  return concurrency;
+}
+
+/**
+ * The monitoring runtime: checks run from every zone this process hosts, their metrics stored,
+ * alarms evaluated, changes recorded and notifications delivered. Built with the server; nothing
+ * runs until start() (called by `strata serve`, and by tests that want checks to run).
+ */
+export class MonitoringRuntime {
+  /** Runs checks (the scheduler, test-check and test-existing-check). */
+  readonly checks: CheckRunner;
+  /** Evaluates results against alarms and records state changes. */
+  readonly alarms: AlarmRuntime;
+  /** Sends the notification outbox. */
+  readonly delivery: Deliverer;
+  /** The durable notification outbox. */
+  readonly outbox: Outbox;
+  /** Which addresses checks may connect to. */
+  readonly guard: AddressGuard;
+  private readonly scheduler: CheckScheduler;
+  private readonly sink: ResultSink;
+  private readonly runStats = new RunnerStats();
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly deps: MonitoringRuntimeDeps) {
+    const options = deps.options ?? {};
+    const { monitoring, clock, logger } = deps;
+    const zones = runnerZones(monitoring, options.zones);
+    const concurrency = checkConcurrency(options.checkConcurrency);
+    const config = resolveDeliveryConfig(options.delivery);
+    this.guard = new AddressGuard(options.checkDeny ?? []);
+    this.checks = new CheckRunner({ probes: options.probes ?? defaultProbes(), guard: this.guard, clock, logger });
+    this.outbox = new Outbox({ db: monitoring.store.db, clock, logger });
+    this.delivery = new Deliverer({
+      outbox: this.outbox,
+      clock,
+      logger,
+      config,
+      channels: createChannels(config, { feeds: deps.feeds, logger }),
+      notification: (tenant, id) => this.notification(tenant, id),
+      account: (tenant) => monitoring.account.deliveryAccount(tenant),
+      newTxnId: deps.newTxnId,
+    });
+    this.alarms = new AlarmRuntime({ monitoring, outbox: this.outbox, wakeDelivery: () => this.delivery.wake(), clock, logger });
+    this.sink = new ResultSink({ engine: deps.engine, monitoring, alarms: this.alarms, logger });
+    this.scheduler = new CheckScheduler({
+      monitoring,
+      runner: this.checks,
+      sink: this.sink,
+      stats: this.runStats,
+      clock,
+      logger,
+      options: { ...options.scheduler, zones, concurrency },
+    });
+  }
+
+  /**
+   * Starts delivering notifications (the outbox left by a previous run resumes) and scheduling
+   * checks; they load in chunks while the server answers. Resolves once every check is loaded.
+   */
+  async start(): Promise<void> {
+    if (this.stopping !== undefined) return;
+    this.delivery.start();
+    await this.scheduler.start();
+    const { checks, slots } = this.scheduler.state();
+    this.deps.logger.info({ checks, slots, zones: this.deps.monitoring.zones.length, deniedRanges: this.guard.ranges.length }, 'monitoring runtime started');
+  }
+
+  /**
+   * Runs one check now from each of its zones this process hosts, through the scheduler's queue,
+   * stores the results and evaluates its alarms as a scheduled run would; resolves with how many
+   * zone runs ran once their points are written. Loads the checks first when not started.
+   */
+  async runNow(tenant: string, entityId: string, checkId: string): Promise<number> {
+    this.scheduler.load();
+    const ran = await this.scheduler.runNow(tenant, entityId, checkId);
+    await this.sink.flush();
+    return ran;
+  }
+
+  /** Writes the pending check metrics now. */
+  flush(): Promise<void> {
+    return this.sink.flush();
+  }
+
+  /** The runtime's counters. */
+  stats(): RuntimeStats {
+    let delivery: DeliveryStats | undefined;
+    try {
+      delivery = this.delivery.stats();
+    } catch {
+      delivery = undefined;
+    }
+    return { runs: this.runStats.snapshot(), scheduler: this.scheduler.state(), sink: this.sink.stats(), alarms: this.alarms.stats(), delivery };
+  }
+
+  /**
+   * Stops scheduling, lets runs in flight finish (bounded, then aborts them), writes their metrics,
+   * stops following changes and stops the deliverer (pending deliveries resume at the next start). Idempotent.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
+    await this.scheduler.stop();
+    await this.sink.flush();
+    this.alarms.stop();
+    await this.delivery.stop();
+  }
+
+  /** A notification with its secrets for a delivery, or undefined when it was deleted. */
+  private notification(tenant: string, id: string): DeliveryNotification | undefined {
+    try {
+      const stored = this.deps.monitoring.notifications.notificationWithSecrets(tenant, id);
+      return { id: stored.id, label: stored.doc.label, type: stored.doc.type, details: stored.doc.details };
+    } catch (error) {
+      if (error instanceof StrataError && error.code === 'MONITORING_OBJECT_NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,168 @@
+// Owns what happens to a scheduled check result: its metrics batched into the engine, their types declared once, the alarms told.
+import type { Point } from '../../model/sample.js';
+import type { Store } from '../../store-types.js';
+import type { CheckResult } from '../check-result.js';
+import type { CheckDoc } from '../check-rules.js';
+import { checkMetricSeries, remoteMetricName } from '../check-metrics.js';
+import type { StoredDoc } from '../doc-store.js';
+import { CHECK_DECLARED_TYPES_MAX, CHECK_SINK_BATCH_POINTS, CHECK_SINK_FLUSH_MS, CHECK_SINK_PENDING_POINTS_MAX } from '../monitoring-limits.js';
+import type { MonitoringService } from '../monitoring-service.js';
+import type { RuntimeLogger } from './check-runner.js';
+
+/** Whoever evaluates alarms on each new result (the AlarmRuntime); must not throw, and a throw is caught and logged. */
+export interface ResultObserver {
+  observe(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void;
+}
+
+/** Takes the results of scheduled runs. */
+export interface ResultConsumer {
+  accept(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void;
+}
+
+/** What the sink needs; the limits default to the named constants. */
+export interface ResultSinkDeps {
+  readonly engine: Store;
+  readonly monitoring: Pick<MonitoringService, 'declareMetricTypes' | 'store'>;
+  readonly alarms: ResultObserver | undefined;
+  readonly logger: RuntimeLogger;
+  readonly flushMs?: number;
+  readonly batchPoints?: number;
+  readonly pendingPointsMax?: number;
+}
+
+/** The sink's counters since it was created. */
+export interface SinkStats {
+  /** Points the engine accepted. */
+  readonly pointsWritten: number;
+  /** Points the engine refused one by one (a value it does not take). */
+  readonly pointsRejected: number;
+  /** Points lost: a failed engine write, or more pending than CHECK_SINK_PENDING_POINTS_MAX. */
+  readonly pointsDropped: number;
+  /** Engine writes that failed (logged). */
+  readonly writeFailures: number;
+  /** Points waiting for the next write. */
+  readonly pending: number;
+}
+
+/**
+ * Stores results: the metrics of each become points of the series
+ * `<entityId>.<checkId>.<zone>.<metric>` at the run's start time, written to the engine in batches
+ * (every CHECK_SINK_FLUSH_MS, or at once when CHECK_SINK_BATCH_POINTS are pending), one write in
+ * flight at a time. Availability and the status text are not metrics (spec 2.3 lists the metrics
+ * of each check type): they reach the alarms with the result. Work per result is O(its metrics).
+ * A failing engine is logged and counted, never thrown into the scheduler.
+ */
+export class ResultSink implements ResultConsumer {
+  private pending: Point[] = [];
+  /** Types to declare at the next flush, by check. */
+  private undeclared = new Map<string, { tenant: string; entityId: string; checkId: string; types: Record<string, string> }>();
+  private readonly declared = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private counters = { pointsWritten: 0, pointsRejected: 0, pointsDropped: 0, writeFailures: 0 };
+  private readonly flushMs: number;
+  private readonly batchPoints: number;
+  private readonly pendingPointsMax: number;
+
+  constructor(private readonly deps: ResultSinkDeps) {
+    this.flushMs = deps.flushMs ?? CHECK_SINK_FLUSH_MS;
+    this.batchPoints = deps.batchPoints ?? CHECK_SINK_BATCH_POINTS;
+    this.pendingPointsMax = deps.pendingPointsMax ?? CHECK_SINK_PENDING_POINTS_MAX;
+  }
+
+  /** Takes one result of `check` (its secrets redacted): its points wait for the next write; the alarms see it now. */
+  accept(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void {
+    const entityId = check.entityId ?? '';
+    for (const [metric, value] of Object.entries(result.metrics)) {
+      const name = remoteMetricName(result.monitoringZoneId, metric);
+      if (this.pending.length >= this.pendingPointsMax) this.counters.pointsDropped++;
+      else this.pending.push({ tenant, metric: checkMetricSeries(entityId, check.id, name), timestamp: result.timestampMs, value: value.data, unit: value.unit });
+      this.noteType(tenant, entityId, check.id, name, value.type);
+    }
+    if (this.pending.length >= this.batchPoints) void this.flush();
+    else if (this.pending.length > 0) this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+    try {
+      this.deps.alarms?.observe(tenant, check, result);
+    } catch (error) {
+      this.deps.logger.error({ tenant, entityId, checkId: check.id, errName: error instanceof Error ? error.name : typeof error }, 'alarm evaluation failed for a check result');
+    }
+  }
+
+  /** Writes every pending point (and declares pending metric types); resolves when they are written. Never throws. */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.declarePending();
+    while (this.pending.length > 0 || this.writing !== undefined) {
+      if (this.writing === undefined) {
+        const write: Promise<void> = this.writeBatch().finally(() => {
+          if (this.writing === write) this.writing = undefined;
+        });
+        this.writing = write;
+      }
+      await this.writing;
+    }
+  }
+
+  /** The counters now. */
+  stats(): SinkStats {
+    return { ...this.counters, pending: this.pending.length };
+  }
+
+  /** Queues a metric's type for declaration unless it was declared already. */
+  private noteType(tenant: string, entityId: string, checkId: string, name: string, type: string): void {
+    const key = `${tenant}/${entityId}/${checkId}/${name}=${type}`;
+    if (this.declared.has(key)) return;
+    if (this.declared.size >= CHECK_DECLARED_TYPES_MAX) this.declared.clear();
+    this.declared.add(key);
+    const checkKey = `${tenant}/${entityId}/${checkId}`;
+    let entry = this.undeclared.get(checkKey);
+    if (entry === undefined) this.undeclared.set(checkKey, (entry = { tenant, entityId, checkId, types: {} }));
+    entry.types[name] = type;
+  }
+
+  /**
+   * Declares the queued metric types in one transaction (each check in a savepoint of its own: a
+   * check deleted meanwhile is skipped). One commit per flush, not per check: after a start every
+   * check declares once, and 10,000 commits in a period cost more than the runs themselves.
+   */
+  private declarePending(): void {
+    if (this.undeclared.size === 0) return;
+    const queued = this.undeclared;
+    this.undeclared = new Map();
+    const { monitoring } = this.deps;
+    try {
+      monitoring.store.transaction(() => {
+        for (const { tenant, entityId, checkId, types } of queued.values()) {
+          try {
+            monitoring.declareMetricTypes(tenant, entityId, checkId, types);
+          } catch {
+            // The check is gone (deleted since its run): forget, so a check of the same id declares afresh.
+            for (const name of Object.keys(types)) this.declared.delete(`${tenant}/${entityId}/${checkId}/${name}=${types[name]}`);
+          }
+        }
+      });
+    } catch (error) {
+      // The monitoring file failed (closed, full disk): declare again on the next results.
+      this.declared.clear();
+      this.deps.logger.error({ checks: queued.size, code: (error as { code?: unknown }).code }, 'declaring check metric types failed');
+    }
+  }
+
+  /** Writes one batch; failures are counted and logged. */
+  private async writeBatch(): Promise<void> {
+    const batch = this.pending.length <= this.batchPoints ? this.pending : this.pending.slice(0, this.batchPoints);
+    this.pending = batch === this.pending ? [] : this.pending.slice(this.batchPoints);
+    try {
+      const result = await this.deps.engine.write(batch);
+      this.counters.pointsWritten += result.accepted;
+      this.counters.pointsRejected += result.rejected.length;
+      const first = result.rejected[0];
+      if (first !== undefined) this.deps.logger.warn({ rejected: result.rejected.length, code: first.code, field: first.field }, 'the engine refused check metric points');
+    } catch (error) {
+      this.counters.writeFailures++;
+      this.counters.pointsDropped += batch.length;
+      this.deps.logger.error({ points: batch.length, code: (error as { code?: unknown }).code }, 'writing check metrics to the engine failed; the points are dropped');
+    }
+  }
+}

@@ -1,0 +1,134 @@
+// Tests of ResultSink over a real engine store: series names and values, declared types (operation 5), batching, engine failures counted, the alarm observer.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/core/clock.js';
+import type { CheckResult } from '../../../src/monitoring/check-result.js';
+import type { CheckDoc } from '../../../src/monitoring/check-rules.js';
+import type { StoredDoc } from '../../../src/monitoring/doc-store.js';
+import type { MonitoringService } from '../../../src/monitoring/monitoring-service.js';
+import { ResultSink, type ResultObserver } from '../../../src/monitoring/runner/result-sink.js';
+import { openStore } from '../../../src/store.js';
+import type { Store } from '../../../src/store-types.js';
+import { collectingLogger, httpCheckBody, monitoringWithEntity } from './runner-fixtures.js';
+
+let dir: string;
+let engine: Store;
+let monitoring: MonitoringService;
+let entityId: string;
+let check: StoredDoc<CheckDoc>;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'strata-sink-'));
+  engine = await openStore({ dir, workers: 0, background: false });
+  ({ monitoring, entityId } = monitoringWithEntity(systemClock));
+  const id = monitoring.entities.createCheck('t1', entityId, httpCheckBody('http://127.0.0.1:9/'));
+  check = monitoring.entities.check('t1', entityId, id);
+});
+
+afterEach(async () => {
+  await engine.close().catch(() => undefined);
+  monitoring.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function result(zone: string, timestampMs: number, code: string, durationMs: number): CheckResult {
+  return {
+    monitoringZoneId: zone,
+    timestampMs,
+    available: true,
+    status: `code=${code}`,
+    metrics: {
+      code: { type: 's', data: code, unit: 'unknown' },
+      duration: { type: 'I', data: durationMs, unit: 'milliseconds' },
+    },
+  };
+}
+
+function sink(extra: Partial<ConstructorParameters<typeof ResultSink>[0]> = {}) {
+  const observed: CheckResult[] = [];
+  const alarms: ResultObserver = { observe: (_tenant, _check, r) => void observed.push(r) };
+  const logger = collectingLogger();
+  return { observed, logger, sink: new ResultSink({ engine, monitoring, alarms, logger, ...extra }) };
+}
+
+describe('ResultSink', () => {
+  it('writes each metric as <entity>.<check>.<zone>.<metric> at the run start, numbers and strings, with units', async () => {
+    const { sink: s, observed } = sink();
+    const t = Date.now() - 60_000;
+    s.accept('t1', check, result('mzdfw', t, '200', 12));
+    s.accept('t1', check, result('mzord', t + 5, '503', 40));
+    expect(observed.map((r) => r.monitoringZoneId)).toEqual(['mzdfw', 'mzord']);
+    expect(s.stats().pending).toBe(4);
+    await s.flush();
+    expect(s.stats()).toMatchObject({ pointsWritten: 4, pointsRejected: 0, pointsDropped: 0, writeFailures: 0, pending: 0 });
+    const prefix = `${entityId}.${check.id}`;
+    const duration = await engine.query({ tenant: 't1', metric: `${prefix}.mzdfw.duration`, from: t - 1, to: t + 1000, resolution: 'FULL' });
+    expect(duration.values).toEqual([expect.objectContaining({ timestamp: t, average: 12 })]);
+    expect(duration.unit).toBe('milliseconds');
+    const code = await engine.query({ tenant: 't1', metric: `${prefix}.mzord.code`, from: t - 1, to: t + 1000, resolution: 'FULL' });
+    expect(code.values).toEqual([expect.objectContaining({ timestamp: t + 5, value: '503' })]);
+    // Another tenant sees none of it.
+    expect(engine.listMetrics('t2').metrics).toEqual([]);
+  });
+
+  it('declares each metric type once, so operation 5 lists the zone metrics with their type and unit', async () => {
+    const { sink: s } = sink();
+    const t = Date.now() - 60_000;
+    s.accept('t1', check, result('mzdfw', t, '200', 12));
+    s.accept('t1', check, result('mzdfw', t + 30_000, '200', 14));
+    await s.flush();
+    const page = await monitoring.checkMetrics(engine, 't1', entityId, check.id, { limit: 100 });
+    expect(page.values).toEqual([
+      { name: 'mzdfw.code', unit: 'unknown', type: 's' },
+      { name: 'mzdfw.duration', unit: 'milliseconds', type: 'I' },
+    ]);
+  });
+
+  it('writes at once when a batch fills, and on its timer otherwise', async () => {
+    const { sink: s } = sink({ batchPoints: 4, flushMs: 50 });
+    const t = Date.now() - 60_000;
+    s.accept('t1', check, result('mzdfw', t, '200', 1));
+    s.accept('t1', check, result('mziad', t, '200', 1));
+    // The fourth point started a write without waiting for the timer.
+    expect(s.stats().pending).toBe(0);
+    s.accept('t1', check, result('mzord', t, '200', 1));
+    expect(s.stats().pending).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(s.stats()).toMatchObject({ pending: 0, pointsWritten: 6 });
+  });
+
+  it('drops and counts points beyond its pending bound', async () => {
+    const { sink: s } = sink({ pendingPointsMax: 3, batchPoints: 100, flushMs: 10_000 });
+    const t = Date.now() - 60_000;
+    s.accept('t1', check, result('mzdfw', t, '200', 1));
+    s.accept('t1', check, result('mzdfw', t + 1, '200', 1));
+    expect(s.stats()).toMatchObject({ pending: 3, pointsDropped: 1 });
+    await s.flush();
+    expect(s.stats()).toMatchObject({ pending: 0, pointsWritten: 3, pointsDropped: 1 });
+  });
+
+  it('logs and counts a failing engine write, never throwing; points the engine refuses are counted', async () => {
+    const { sink: s, logger } = sink();
+    s.accept('t1', check, result('mzdfw', 1_000, '200', 1));
+    await s.flush();
+    // A timestamp far older than the FULL retention is refused point by point.
+    expect(s.stats()).toMatchObject({ pointsRejected: 2, pointsWritten: 0 });
+    await engine.close();
+    s.accept('t1', check, result('mzdfw', Date.now(), '200', 1));
+    await expect(s.flush()).resolves.toBeUndefined();
+    expect(s.stats()).toMatchObject({ writeFailures: 1, pointsDropped: 2, pending: 0 });
+    expect(logger.lines.map((line) => line.level)).toEqual(['warn', 'error']);
+  });
+
+  it('keeps going when the alarm observer throws (logged), and skips type declarations of a deleted check', async () => {
+    const logger = collectingLogger();
+    const s = new ResultSink({ engine, monitoring, alarms: { observe: () => { throw new Error('bug'); } }, logger });
+    monitoring.entities.deleteCheck('t1', entityId, check.id);
+    s.accept('t1', check, result('mzdfw', Date.now() - 1_000, '200', 1));
+    await s.flush();
+    expect(s.stats().pointsWritten).toBe(2);
+    expect(logger.lines).toEqual([expect.objectContaining({ level: 'error', msg: 'alarm evaluation failed for a check result' })]);
+  });
+});
