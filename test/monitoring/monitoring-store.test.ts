@@ -148,4 +148,22 @@ describe('MonitoringStore', () => {
     raw.close();
     expect(() => new MonitoringStore(dir)).toThrowError(expect.objectContaining({ code: 'STORE_SCHEMA_UNSUPPORTED' }));
   });
+
+  it('upgrades a version 2 file: the runtime tables (account, alarm state, outbox, attempts) are added and the rows kept', () => {
+    const runtimeTables = ['mon_account', 'mon_alarm_state', 'mon_delivery_attempt', 'mon_outbox'];
+    new MonitoringStore(dir).close();
+    // Make the file what version 2 wrote: no runtime tables, user_version 2, one entity row.
+    const raw = new Database(join(dir, MONITORING_FILE_NAME));
+    for (const table of runtimeTables) raw.exec(`DROP TABLE ${table}`);
+    raw.prepare("INSERT INTO mon_entity (tenant, id, doc, created_ms, updated_ms) VALUES ('t', 'enOld', '{}', 1, 1)").run();
+    raw.pragma('user_version = 2');
+    raw.close();
+    new MonitoringStore(dir).close();
+    const after = new Database(join(dir, MONITORING_FILE_NAME), { readonly: true });
+    const tables = (after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name);
+    expect(tables).toEqual(expect.arrayContaining(runtimeTables));
+    expect(after.pragma('user_version', { simple: true })).toBe(3);
+    expect(after.prepare('SELECT id FROM mon_entity').all()).toEqual([{ id: 'enOld' }]);
+    after.close();
+  });
 });
