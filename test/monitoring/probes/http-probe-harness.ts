@@ -3,8 +3,6 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import type { CheckDoc } from '../../../src/monitoring/check-rules.js';
 import type { CheckDetails } from '../../../src/monitoring/check-types.js';
-import { AddressGuard } from '../../../src/monitoring/probes/address-guard.js';
-import type { ProbeContext } from '../../../src/monitoring/probes/probe-types.js';
 
 /** A remote.http check doc with these details (defaults filled as stored) targeting alias `main`. */
 export function httpCheck(details: CheckDetails, overrides: Partial<CheckDoc> = {}): CheckDoc {
@@ -24,24 +22,7 @@ export function httpCheck(details: CheckDetails, overrides: Partial<CheckDoc> = 
   };
 }
 
-/** Options of a test probe context. */
-export interface ContextOptions {
-  readonly address?: string;
-  readonly timeoutMs?: number;
-  readonly guard?: AddressGuard;
-  readonly signal?: AbortSignal;
-}
-
-/** The context a runner would give: the target address (127.0.0.1 by default), a 5 s timeout, an allow-all guard. */
-export function probeContext(check: CheckDoc, options: ContextOptions = {}): ProbeContext {
-  return {
-    check,
-    target: { address: options.address ?? '127.0.0.1', hostname: null },
-    timeoutMs: options.timeoutMs ?? 5_000,
-    signal: options.signal ?? new AbortController().signal,
-    guard: options.guard ?? new AddressGuard(),
-  };
-}
+export { probeContext, type ContextOptions } from './probe-context.js';
 
 /** A request a test server received. */
 export interface Received {

@@ -6,8 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckDoc } from '../../../src/monitoring/check-rules.js';
 import { detailsWithDefaults, type CheckDetails, type CheckTypeId } from '../../../src/monitoring/check-types.js';
-import { AddressGuard } from '../../../src/monitoring/probes/address-guard.js';
-import type { ProbeContext } from '../../../src/monitoring/probes/probe-types.js';
 import { ensureProgram } from '../../support/debian-program.js';
 
 /** A remote check doc of `type` with these details (defaults filled as stored). */
@@ -27,25 +25,7 @@ export function remoteCheck(type: CheckTypeId, details: CheckDetails): CheckDoc 
   };
 }
 
-/** Options of a test probe context. */
-export interface ContextOptions {
-  readonly address?: string;
-  readonly hostname?: string;
-  readonly timeoutMs?: number;
-  readonly guard?: AddressGuard;
-  readonly signal?: AbortSignal;
-}
-
-/** The context a runner would give: the target (127.0.0.1 by default), a 5 s timeout, an allow-all guard. */
-export function probeContext(check: CheckDoc, options: ContextOptions = {}): ProbeContext {
-  return {
-    check,
-    target: { address: options.address ?? '127.0.0.1', hostname: options.hostname ?? null },
-    timeoutMs: options.timeoutMs ?? 5_000,
-    signal: options.signal ?? new AbortController().signal,
-    guard: options.guard ?? new AddressGuard(),
-  };
-}
+export { probeContext, type ContextOptions } from './probe-context.js';
 
 /** A listening TCP test server that records what each connection sent. */
 export interface TcpServer {
