@@ -48,7 +48,7 @@ export const CHECK_CREATE_SCHEMA: JsonSchema = {
   properties: {
     type: { type: 'string', enum: CHECK_TYPE_IDS, description: 'Type of the check; remote.* types run from monitoring zones, agent.* types on the entity\'s agent. It cannot change later.' },
     label: nullableLabelSchema('Name of the check, or null for none.'),
-    details: { type: ['object', 'null'], description: 'Settings of the check, which its type decides; null or left out is an empty object. remote.http needs a url.' },
+    details: { type: ['object', 'null'], description: 'Settings of the check, which its type decides; null or left out is an empty object. remote.http needs a url, remote.tcp a port, remote.dns a query; remote.ping needs nothing.' },
     monitoring_zones_poll: {
       type: ['array', 'null'],
       minItems: 1,
