@@ -71,12 +71,15 @@ export function emptyMemory(state: AlarmState | null): AlarmMemory {
 }
 
 /** The consensus parameters of an alarm: :set values of its criteria, else the defaults; zones and period of its check. */
-export function consensusParams(compiled: CompiledCriteria, check: CheckDoc): ConsensusParams {
+export function consensusParams(compiled: CompiledCriteria, check: CheckDoc, runZones?: readonly string[]): ConsensusParams {
   const countDefault = check.type === REMOTE_PING ? PING_CONSECUTIVE_COUNT_DEFAULT : CONSECUTIVE_COUNT_DEFAULT;
+  // A process that runs only some zones (--zones) sees only their verdicts: quorum is counted over
+  // the polling zones it runs, or no QUORUM or ALL alarm could ever change state.
+  const polled = check.monitoring_zones_poll ?? [];
   return {
     consecutiveCount: compiled.settings.consecutiveCount ?? countDefault,
     consistencyLevel: compiled.settings.consistencyLevel ?? CONSISTENCY_LEVEL_DEFAULT,
-    zones: isRemoteType(check.type) ? [...(check.monitoring_zones_poll ?? [])] : [],
+    zones: isRemoteType(check.type) ? polled.filter((zone) => runZones === undefined || runZones.includes(zone)) : [],
     periodMs: check.period * 1000,
   };
 }

@@ -23,6 +23,8 @@ export interface AlarmRuntimeDeps {
   readonly wakeDelivery: () => void;
   readonly clock: Clock;
   readonly logger: AlarmLogger;
+  /** The zones this process runs checks from (--zones); quorum counts only these. Absent: every zone. */
+  readonly zones?: readonly string[];
 }
 
 /** Counters of the alarm runtime, for /metrics and tests. */
@@ -63,6 +65,11 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** What evaluation reads of a result: everything but the response body. */
+function evaluated(result: CheckResult): CheckResult {
+  return { monitoringZoneId: result.monitoringZoneId, timestampMs: result.timestampMs, available: result.available, status: result.status, metrics: result.metrics };
+}
+
 /**
  * The alarm runtime: each observation of a check is evaluated against every enabled alarm of the
  * check (criteria compiled once and cached per entity until an entity, check or alarm of it
@@ -96,7 +103,6 @@ export class AlarmRuntime {
     this.counters.observations += 1;
     const entityId = check.entityId;
     if (entityId === null) return;
-    const previous = this.swapPrevious(tenant, entityId, check.id, result);
     let alarms: readonly LiveAlarm[];
     try {
       alarms = this.alarmsOf(tenant, entityId, check.id);
@@ -104,6 +110,10 @@ export class AlarmRuntime {
       this.failed({ tenant, entityId, checkId: check.id }, error, 'alarms of a check unreadable');
       return;
     }
+    // Only checks with alarms keep their zones' latest results (previous() and rate() read them),
+    // and only what evaluation reads: a response body (include_body) can be 512 KiB.
+    if (alarms.length === 0) return;
+    const previous = this.swapPrevious(tenant, entityId, check.id, evaluated(result));
     let enqueued = 0;
     for (const live of alarms) {
       if (live.compiled === null) continue;
@@ -140,7 +150,7 @@ export class AlarmRuntime {
     const observation: ZoneVerdict = { zoneId: result.monitoringZoneId, timestampMs: result.timestampMs, state: verdict.state, status: verdict.status };
     const key = [tenant, check.entityId ?? '', alarm.id].join(SEP);
     const before = this.memoryOf(key, tenant, check.entityId ?? '', alarm.id);
-    const step = stepAlarm(before, observation, consensusParams(compiled, check.doc));
+    const step = stepAlarm(before, observation, consensusParams(compiled, check.doc, this.deps.zones));
     if (step.transition === null) {
       this.memories.set(key, step.memory);
       return 0;

@@ -143,4 +143,10 @@ describe('consensusParams', () => {
     expect(consensusParams(compileCriteria('return OK'), check({ type: 'remote.ping' })).consecutiveCount).toBe(3);
     expect(consensusParams(compileCriteria(null), check({ type: 'agent.cpu', monitoring_zones_poll: null })).zones).toEqual([]);
   });
+  it('counts only the polling zones this process runs (--zones), so ALL and QUORUM can still be reached', () => {
+    const params = consensusParams(compileCriteria(':set consistencyLevel=ALL return OK'), check({ monitoring_zones_poll: ['mzA', 'mzB', 'mzC'] }), ['mzB', 'mzZ']);
+    expect(params.zones).toEqual(['mzB']);
+    const first = stepAlarm(emptyMemory(null), { zoneId: 'mzB', timestampMs: 1_000, state: 'CRITICAL', status: 'down' }, params);
+    expect(first.transition).toMatchObject({ state: 'CRITICAL', previousState: null, zoneId: 'mzB' });
+  });
 });
