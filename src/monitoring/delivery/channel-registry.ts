@@ -1,6 +1,7 @@
 // Owns wiring every notification type to its channel: webhook, email and technical contacts, the gateways, the event feed and managed.
 import type { Feeds } from '../../feeds/feeds-service.js';
 import { NOTIFICATION_TYPE_IDS, type NotificationTypeId } from '../notification-types.js';
+import { AddressGuard } from '../probes/address-guard.js';
 import type { Channel } from './channel-types.js';
 import type { DeliveryConfig, DeliveryLogger } from './delivery-config.js';
 import { createEmailChannel } from './email-channel.js';
@@ -14,17 +15,23 @@ export interface ChannelDeps {
   /** The event-feed service eventFeed notifications publish to. */
   readonly feeds: Feeds;
   readonly logger: DeliveryLogger;
+  /**
+   * The operator's deny list (--check-deny), applied to every outbound delivery HTTP request
+   * (webhook, sms, incidentA, incidentB); allow-all when left out.
+   */
+  readonly guard?: AddressGuard;
 }
 
 /** A channel for each of the eight notification types of spec 2.5, keyed by type. */
 export function createChannels(config: DeliveryConfig, deps: ChannelDeps): Map<NotificationTypeId, Channel> {
+  const guard = deps.guard ?? new AddressGuard();
   const channels: readonly Channel[] = [
-    createWebhookChannel(config.vendorPrefix),
+    createWebhookChannel(config.vendorPrefix, guard),
     createEmailChannel(config.smtp, 'email'),
     createEmailChannel(config.smtp, 'technicalContactsEmail'),
-    createGatewayChannel('sms', config.gateways),
-    createGatewayChannel('incidentA', config.gateways),
-    createGatewayChannel('incidentB', config.gateways),
+    createGatewayChannel('sms', config.gateways, guard),
+    createGatewayChannel('incidentA', config.gateways, guard),
+    createGatewayChannel('incidentB', config.gateways, guard),
     createFeedChannel(deps.feeds),
     createManagedChannel(deps.logger),
   ];

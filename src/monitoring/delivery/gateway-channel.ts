@@ -1,8 +1,10 @@
 // Owns the sms, incidentA and incidentB channels: the JSON each gateway receives, where it goes, and HTTP answers as outcomes.
 import { CHANNEL_ERROR_TEXT_LENGTH_MAX, GATEWAY_TIMEOUT_MS, INCIDENT_TEXT_LENGTH_MAX, SMS_BODY_LENGTH_MAX } from '../monitoring-limits.js';
+import { AddressGuard } from '../probes/address-guard.js';
 import { alertSummary, EVENT_ID_HEADER, shortAlertText, singleLine, truncateText, TXN_ID_HEADER } from './alert-text.js';
 import type { Channel, ChannelOutcome, DeliveryJob } from './channel-types.js';
 import type { GatewayConfig } from './delivery-config.js';
+import { DENIED_BY_OPERATOR, guardedPost } from './guarded-target.js';
 
 /** The notification types delivered through an HTTP gateway. */
 export type GatewayType = 'sms' | 'incidentA' | 'incidentB';
@@ -103,38 +105,40 @@ export function statusOutcome(type: GatewayType, status: number): ChannelOutcome
 }
 
 /** A failed request (no HTTP answer) as a retryable outcome; the text names the cause's code, never the URL. */
-function networkFailure(type: GatewayType, err: unknown, signal: AbortSignal, timeout: AbortSignal): ChannelOutcome {
+function networkFailure(type: GatewayType, code: string, signal: AbortSignal, timeout: AbortSignal): ChannelOutcome {
   if (signal.aborted || timeout.aborted) return failure(true, `${type} gateway request timed out`);
-  const cause = typeof err === 'object' && err !== null ? (err as { cause?: { code?: unknown } }).cause : undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : 'network error';
   return failure(true, `${type} gateway unreachable (${code})`);
 }
 
-/** Sends one request. Redirects are not followed (an answer 3xx is a permanent failure); the answer's body is discarded unread. */
-async function post(type: GatewayType, request: GatewayRequest, job: DeliveryJob, signal: AbortSignal): Promise<ChannelOutcome> {
+/**
+ * Sends one request to the address the guard allowed (guarded-target.ts). Redirects are not
+ * followed (an answer 3xx is a permanent failure); the answer's body is discarded unread. A denied
+ * address is a permanent failure, with nothing sent.
+ */
+async function post(type: GatewayType, url: URL, request: GatewayRequest, job: DeliveryJob, signal: AbortSignal, guard: AddressGuard): Promise<ChannelOutcome> {
   const timeout = AbortSignal.timeout(GATEWAY_TIMEOUT_MS);
-  try {
-    const response = await fetch(request.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [TXN_ID_HEADER]: singleLine(job.txnId), [EVENT_ID_HEADER]: singleLine(job.event.event_id) },
-      body: JSON.stringify(request.body),
-      redirect: 'manual',
-      signal: AbortSignal.any([signal, timeout]),
-    });
-    await response.body?.cancel().catch(() => undefined);
-    return statusOutcome(type, response.status);
-  } catch (err) {
-    return networkFailure(type, err, signal, timeout);
-  }
+  const answer = await guardedPost({
+    url,
+    headers: { 'content-type': 'application/json', [TXN_ID_HEADER]: singleLine(job.txnId), [EVENT_ID_HEADER]: singleLine(job.event.event_id) },
+    body: JSON.stringify(request.body),
+    signal: AbortSignal.any([signal, timeout]),
+    guard,
+    responseBytesMax: 0,
+  });
+  if (answer.kind === 'denied') return failure(false, `${type} gateway address is ${DENIED_BY_OPERATOR}`);
+  if (answer.kind === 'failed') return networkFailure(type, answer.code, signal, timeout);
+  return statusOutcome(type, answer.status);
 }
 
 /**
  * The sms, incidentA or incidentB channel: one JSON POST to the gateway (docs/monitoring-api.md,
  * "SMS, incidentA, incidentB gateways"). Without a gateway configured (and, for incidentA, no
  * service_endpoint) every job fails, not retryable, naming the server flag. Secrets (service_key,
- * api_key) travel only in the request: never in an outcome or a log line.
+ * api_key) travel only in the request: never in an outcome or a log line. Every gateway URL (the
+ * configured ones and incidentA's service_endpoint alike) is judged by `guard` (--check-deny)
+ * at the address its host resolves to, and the request connects to that address.
  */
-export function createGatewayChannel(type: GatewayType, gateways: GatewayConfig): Channel {
+export function createGatewayChannel(type: GatewayType, gateways: GatewayConfig, guard: AddressGuard = new AddressGuard()): Channel {
   const deliver = async (job: DeliveryJob, signal: AbortSignal): Promise<ChannelOutcome> => {
     const required = REQUIRED_DETAIL[type];
     if (!job.notification.details[required]) return failure(false, `the notification has no ${required}`);
@@ -148,7 +152,7 @@ export function createGatewayChannel(type: GatewayType, gateways: GatewayConfig)
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure(false, `the ${type} gateway URL is not http or https`);
     if (signal.aborted) return failure(true, `${type} gateway request timed out`);
-    return post(type, request, job, signal);
+    return post(type, url, request, job, signal, guard);
   };
   return { type, deliver };
 }

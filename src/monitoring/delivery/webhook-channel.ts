@@ -1,8 +1,10 @@
 // Owns the webhook channel: the spec 6.1 JSON POST with the account's webhook token header (spec 5.4), and HTTP answers as outcomes.
 import { WEBHOOK_RESPONSE_BYTES_MAX } from '../monitoring-limits.js';
+import { AddressGuard } from '../probes/address-guard.js';
 import { EVENT_ID_HEADER, TXN_ID_HEADER } from './alert-text.js';
 import type { Channel, ChannelOutcome, DeliveryJob } from './channel-types.js';
 import { boundedText } from './delivery-attempt.js';
+import { DENIED_BY_OPERATOR, guardedPost } from './guarded-target.js';
 
 /** The token header of a vendor prefix: `x-<prefix lower-cased>-webhook-token` (`x-rax-webhook-token` for RAX). */
 export function webhookTokenHeader(vendorPrefix: string): string {
@@ -20,28 +22,9 @@ export function webhookStatusOutcome(status: number): ChannelOutcome {
   return { ok: false, retryable, error: `webhook answered ${status}${note}` };
 }
 
-/** Reads at most WEBHOOK_RESPONSE_BYTES_MAX bytes of the answer and drops them; the rest is cancelled unread. */
-async function discardBody(body: ReadableStream<Uint8Array> | null): Promise<void> {
-  if (body === null) return;
-  const reader = body.getReader();
-  let bytes = 0;
-  try {
-    while (bytes <= WEBHOOK_RESPONSE_BYTES_MAX) {
-      const chunk = await reader.read();
-      if (chunk.done) return;
-      bytes += chunk.value.byteLength;
-    }
-    await reader.cancel();
-  } catch {
-    // The status decided the outcome already; a body cut short changes nothing.
-  }
-}
-
 /** A request that got no answer: timed out (the attempt's signal) or the network's error code; never the URL (it may hold a secret). */
-function networkOutcome(error: unknown, signal: AbortSignal): ChannelOutcome {
+function networkOutcome(code: string, signal: AbortSignal): ChannelOutcome {
   if (signal.aborted) return { ok: false, retryable: true, error: 'webhook request timed out' };
-  const cause = typeof error === 'object' && error !== null ? (error as { cause?: { code?: unknown } }).cause : undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : 'network error';
   return { ok: false, retryable: true, error: boundedText(`webhook unreachable (${code})`) };
 }
 
@@ -59,33 +42,33 @@ function targetOf(job: DeliveryJob): URL | undefined {
  * The webhook channel: POSTs the event as JSON to the notification's `url` with
  * `Content-Type: application/json`, the account's webhook token in `x-<vendor>-webhook-token`,
  * the attempt's transaction id and the event id. Redirects are not followed; the answer's body
- * is read (bounded) and discarded. The URL and token are never in an outcome.
+ * is read (bounded) and discarded. The URL and token are never in an outcome. The URL's host is
+ * resolved and judged by `guard` (the operator's --check-deny), and the request connects to the
+ * address judged: a denied address fails the job, not retryable, with nothing sent.
  */
-export function createWebhookChannel(vendorPrefix: string): Channel {
+export function createWebhookChannel(vendorPrefix: string, guard: AddressGuard = new AddressGuard()): Channel {
   const tokenHeader = webhookTokenHeader(vendorPrefix);
   const deliver = async (job: DeliveryJob, signal: AbortSignal): Promise<ChannelOutcome> => {
     const url = targetOf(job);
     if (url === undefined) return { ok: false, retryable: false, error: 'the notification has no http or https url' };
     if (signal.aborted) return { ok: false, retryable: true, error: 'webhook request timed out' };
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': USER_AGENT,
-          [tokenHeader]: job.account.webhookToken,
-          [TXN_ID_HEADER]: job.txnId,
-          [EVENT_ID_HEADER]: job.event.event_id,
-        },
-        body: JSON.stringify(job.event),
-        redirect: 'manual',
-        signal,
-      });
-      await discardBody(response.body);
-      return webhookStatusOutcome(response.status);
-    } catch (error) {
-      return networkOutcome(error, signal);
-    }
+    const answer = await guardedPost({
+      url,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        [tokenHeader]: job.account.webhookToken,
+        [TXN_ID_HEADER]: job.txnId,
+        [EVENT_ID_HEADER]: job.event.event_id,
+      },
+      body: JSON.stringify(job.event),
+      signal,
+      guard,
+      responseBytesMax: WEBHOOK_RESPONSE_BYTES_MAX,
+    });
+    if (answer.kind === 'denied') return { ok: false, retryable: false, error: `webhook target address is ${DENIED_BY_OPERATOR}` };
+    if (answer.kind === 'failed') return networkOutcome(answer.code, signal);
+    return webhookStatusOutcome(answer.status);
   };
   return { type: 'webhook', deliver };
 }

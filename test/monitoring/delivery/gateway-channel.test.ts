@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGatewayChannel } from '../../../src/monitoring/delivery/gateway-channel.js';
+import { AddressGuard } from '../../../src/monitoring/probes/address-guard.js';
 import { sampleEvent, sampleJob } from './channel-jobs.js';
 
 /** A request as the receiver got it. */
@@ -221,5 +222,48 @@ describe('gateway outcomes', () => {
       retryable: false,
       error: 'the sms gateway URL is not http or https',
     });
+  });
+});
+
+describe('gateways and the operator deny list (--check-deny)', () => {
+  const LOOPBACK_DENIED = new AddressGuard(['127.0.0.0/8', '::1/128']);
+
+  it('refuses an incidentA service_endpoint at a denied address, not retryable, and sends nothing', async () => {
+    const configured = await receiver();
+    const own = await receiver();
+    const channel = createGatewayChannel('incidentA', { ...NONE, incidentA: configured.url }, LOOPBACK_DENIED);
+    const outcome = await channel.deliver(sampleJob('incidentA', { details: { service_key: 'k1', service_endpoint: `${own.url}/v1/events` } }), signal());
+    expect(outcome).toEqual({ ok: false, retryable: false, error: 'incidentA gateway address is denied by the operator (--check-deny)' });
+    expect(own.got).toHaveLength(0);
+    expect(configured.got).toHaveLength(0);
+    expect(JSON.stringify(outcome)).not.toContain('v1/events');
+  });
+
+  it('refuses a service_endpoint whose host name resolves into a denied range', async () => {
+    const own = await receiver();
+    const { port } = new URL(own.url);
+    const channel = createGatewayChannel('incidentA', NONE, LOOPBACK_DENIED);
+    const outcome = await channel.deliver(sampleJob('incidentA', { details: { service_key: 'k1', service_endpoint: `http://localhost:${port}/gateway` } }), signal());
+    expect(outcome).toMatchObject({ ok: false, retryable: false });
+    expect(own.got).toHaveLength(0);
+  });
+
+  it('applies to the configured gateways too, and never names the URL or the api_key', async () => {
+    const gw = await receiver();
+    const channel = createGatewayChannel('incidentB', { ...NONE, incidentB: gw.url }, LOOPBACK_DENIED);
+    const outcome = await channel.deliver(sampleJob('incidentB', { details: { api_key: API_KEY } }), signal());
+    expect(outcome).toEqual({ ok: false, retryable: false, error: 'incidentB gateway address is denied by the operator (--check-deny)' });
+    expect(gw.got).toHaveLength(0);
+    expect(JSON.stringify(outcome)).not.toContain(API_KEY);
+  });
+
+  it('delivers to a service_endpoint the guard allows, with the URL host in the Host header', async () => {
+    const own = await receiver();
+    const { port } = new URL(own.url);
+    const channel = createGatewayChannel('incidentA', NONE, new AddressGuard(['10.0.0.0/8', '169.254.0.0/16']));
+    const outcome = await channel.deliver(sampleJob('incidentA', { details: { service_key: 'k1', service_endpoint: `http://localhost:${port}/gateway` } }), signal());
+    expect(outcome).toEqual({ ok: true, detail: 'incidentA gateway answered 202' });
+    expect(own.got).toHaveLength(1);
+    expect(own.got[0]!.headers.host).toBe(`localhost:${port}`);
   });
 });

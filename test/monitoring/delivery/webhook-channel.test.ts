@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_ID_HEADER, TXN_ID_HEADER } from '../../../src/monitoring/delivery/alert-text.js';
 import { createWebhookChannel, webhookStatusOutcome, webhookTokenHeader } from '../../../src/monitoring/delivery/webhook-channel.js';
 import { WEBHOOK_RESPONSE_BYTES_MAX } from '../../../src/monitoring/monitoring-limits.js';
+import { AddressGuard } from '../../../src/monitoring/probes/address-guard.js';
 import { sampleJob } from './channel-jobs.js';
 import { startReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
@@ -106,5 +107,38 @@ describe('webhook channel', () => {
     const outcome = await channel.deliver(sampleJob('webhook', { details: { url: `${receiver.url}/hook` } }), AbortSignal.abort());
     expect(outcome).toMatchObject({ ok: false, retryable: true });
     expect(receiver.requests).toHaveLength(0);
+  });
+
+  describe('with the operator deny list (--check-deny)', () => {
+    const DENIED = { ok: false, retryable: false, error: 'webhook target address is denied by the operator (--check-deny)' };
+
+    it('refuses a webhook to a denied address, not retryable, and sends nothing', async () => {
+      const guarded = createWebhookChannel('RAX', new AddressGuard(['127.0.0.0/8']));
+      const outcome = await guarded.deliver(sampleJob('webhook', { details: { url: `${receiver.url}/secret-path?key=s3cret` } }), signal());
+      expect(outcome).toEqual(DENIED);
+      expect(receiver.requests).toHaveLength(0);
+      const text = JSON.stringify(outcome);
+      expect(text).not.toContain('secret-path');
+      expect(text).not.toContain('127.0.0.1');
+      expect(text).not.toContain('webhook-token-secret');
+    });
+
+    it('refuses a host name that resolves into a denied range', async () => {
+      const guarded = createWebhookChannel('RAX', new AddressGuard(['127.0.0.0/8', '::1/128']));
+      const { port } = new URL(receiver.url);
+      const outcome = await guarded.deliver(sampleJob('webhook', { details: { url: `http://localhost:${port}/hook` } }), signal());
+      expect(outcome).toEqual(DENIED);
+      expect(receiver.requests).toHaveLength(0);
+    });
+
+    it('delivers to an address the guard allows, keeping the URL host in the Host header', async () => {
+      const guarded = createWebhookChannel('RAX', new AddressGuard(['10.0.0.0/8', '169.254.0.0/16']));
+      const { port } = new URL(receiver.url);
+      const outcome = await guarded.deliver(sampleJob('webhook', { details: { url: `http://localhost:${port}/hook` } }), signal());
+      expect(outcome).toEqual({ ok: true, detail: 'webhook answered 200' });
+      expect(receiver.requests).toHaveLength(1);
+      expect(receiver.requests[0]?.headers.host).toBe(`localhost:${port}`);
+      expect(receiver.requests[0]?.headers['x-rax-webhook-token']).toBe('webhook-token-secret');
+    });
   });
 });
