@@ -53,6 +53,7 @@ export const ERROR_CODES = {
   MONITORING_DEFAULT_OBJECT_PROTECTED: { kind: 'forbidden', doc: "The tenant's default notification (ntTechnicalContactsEmail) and default plan (npTechnicalContactsEmail) cannot be deleted, and the default notification cannot be changed; the default plan may be updated." },
   MONITORING_DELIVERY_NOT_DEAD: { kind: 'invalid', doc: 'A notification delivery that is pending or delivered was asked to be retried; only a dead delivery (a dead letter) can be retried.' },
   MONITORING_SECRET_UNREADABLE: { kind: 'internal', doc: 'A check secret stored sealed in monitoring.sqlite cannot be decrypted: monitoring.key is not the key it was sealed with, or the stored value was altered.' },
+  MONITORING_TEST_RUNS_BUSY: { kind: 'unavailable', doc: 'A check test run (test-check, the test of a saved check, or test-alarm with check_id) was refused on arrival: TEST_RUNS_CONCURRENCY_MAX runs are in flight in the server or TEST_RUNS_PER_TENANT_MAX for this tenant; details name the scope and limit; retry after the Retry-After seconds.' },
   CONFIG_INVALID: { kind: 'invalid', doc: 'A server, service or CLI option is outside what it accepts; details name the option and the accepted values.' },
   STORE_LOCKED: { kind: 'conflict', doc: 'Another live process has the data directory open; one process owns a data directory at a time.' },
   STORE_CLOSED: { kind: 'unavailable', doc: 'The store was closed; no further calls are accepted.' },

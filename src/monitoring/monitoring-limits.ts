@@ -293,3 +293,12 @@ export const CHANNEL_ERROR_TEXT_LENGTH_MAX = 300;
 
 assert(SMTP_SENDS_PENDING_MAX >= DELIVERY_CONCURRENCY_MAX, 'an email channel holds every attempt the deliverer may run at once');
 assert(CHANNEL_ERROR_TEXT_LENGTH_MAX <= DELIVERY_ERROR_LENGTH_MAX, "a channel's error text fits the recorded error");
+
+// --- Test runs (test-check, test of a saved check, test-alarm with check_id): outside the scheduler's queue, bounded on their own ---
+/** Most on-demand test runs in flight in the process, every tenant together; more are refused with MONITORING_TEST_RUNS_BUSY (each run holds a socket or a ping process per zone up to its check's timeout). */
+export const TEST_RUNS_CONCURRENCY_MAX = 16;
+/** Most on-demand test runs one tenant may have in flight; more are refused with MONITORING_TEST_RUNS_BUSY, so one tenant cannot take every test slot. */
+export const TEST_RUNS_PER_TENANT_MAX = 4;
+
+assert(TEST_RUNS_PER_TENANT_MAX <= TEST_RUNS_CONCURRENCY_MAX, 'one tenant fits the test run concurrency');
+assert(TEST_RUNS_CONCURRENCY_MAX <= CHECK_CONCURRENCY_DEFAULT, 'test runs are a small share next to the scheduled runs');

@@ -5,7 +5,7 @@ import { StrataError } from '../core/errors.js';
 import type { Feeds } from '../feeds/feeds-service.js';
 import type { Store } from '../store-types.js';
 import { AlarmRuntime, type AlarmRuntimeStats } from './alarms/alarm-runtime.js';
-import { createChannels } from './delivery/channel-registry.js';
+import { closeChannels, createChannels } from './delivery/channel-registry.js';
 import { Deliverer, type DeliveryNotification, type DeliveryStats } from './delivery/deliverer.js';
 import { resolveDeliveryConfig, type DeliveryConfig } from './delivery/delivery-config.js';
 import { Outbox } from './delivery/outbox.js';
@@ -17,6 +17,7 @@ import { CheckRunner, type RuntimeLogger } from './runner/check-runner.js';
 import { CheckScheduler, type CheckSchedulerOptions, type SchedulerState } from './runner/check-scheduler.js';
 import { ResultSink, type SinkStats } from './runner/result-sink.js';
 import { RunnerStats, type RunnerStatsSnapshot } from './runner/runner-stats.js';
+import { TestRuns } from './runner/test-runs.js';
 
 export type { RuntimeLogger } from './runner/check-runner.js';
 
@@ -83,8 +84,10 @@ function checkConcurrency(value: number | undefined): number {
  * runs until start() (called by `strata serve`, and by tests that want checks to run).
  */
 export class MonitoringRuntime {
-  /** Runs checks (the scheduler, test-check and test-existing-check). */
+  /** Runs checks: the scheduler's runs directly, test runs through `testRuns` (bounded). */
   readonly checks: CheckRunner;
+  /** Runs checks once on demand (test-check, test of a saved check, test-alarm), bounded per process and per tenant. */
+  readonly testRuns: TestRuns;
   /** Evaluates results against alarms and records state changes. */
   readonly alarms: AlarmRuntime;
   /** Sends the notification outbox. */
@@ -93,6 +96,8 @@ export class MonitoringRuntime {
   readonly outbox: Outbox;
   /** Which addresses checks may connect to. */
   readonly guard: AddressGuard;
+  /** The notification channels, one per type; closed on stop (SMTP pools). */
+  private readonly channels: ReturnType<typeof createChannels>;
   private readonly scheduler: CheckScheduler;
   private readonly sink: ResultSink;
   private readonly runStats = new RunnerStats();
@@ -106,18 +111,20 @@ export class MonitoringRuntime {
     const config = resolveDeliveryConfig(options.delivery);
     this.guard = new AddressGuard(options.checkDeny ?? []);
     this.checks = new CheckRunner({ probes: options.probes ?? defaultProbes(), guard: this.guard, clock, logger });
+    this.testRuns = new TestRuns(this.checks);
     this.outbox = new Outbox({ db: monitoring.store.db, clock, logger });
+    this.channels = createChannels(config, { feeds: deps.feeds, logger, guard: this.guard });
     this.delivery = new Deliverer({
       outbox: this.outbox,
       clock,
       logger,
       config,
-      channels: createChannels(config, { feeds: deps.feeds, logger }),
+      channels: this.channels,
       notification: (tenant, id) => this.notification(tenant, id),
       account: (tenant) => monitoring.account.deliveryAccount(tenant),
       newTxnId: deps.newTxnId,
     });
-    this.alarms = new AlarmRuntime({ monitoring, outbox: this.outbox, wakeDelivery: () => this.delivery.wake(), clock, logger });
+    this.alarms = new AlarmRuntime({ monitoring, outbox: this.outbox, wakeDelivery: () => this.delivery.wake(), clock, logger, zones });
     this.sink = new ResultSink({ engine: deps.engine, monitoring, alarms: this.alarms, logger });
     this.scheduler = new CheckScheduler({
       monitoring,
@@ -184,6 +191,8 @@ export class MonitoringRuntime {
     await this.sink.flush();
     this.alarms.stop();
     await this.delivery.stop();
+    // The email channels hold pooled SMTP connections: close them once no attempt runs.
+    closeChannels(this.channels);
   }
 
   /** A notification with its secrets for a delivery, or undefined when it was deleted. */

@@ -1,6 +1,7 @@
 // Checks test-check, the test of a saved check and test-alarm over real HTTP against a real loopback target: shapes, nothing stored, secrets, errors, tenants.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ALARM_CHECK_DATA_MAX } from '../../src/monitoring/monitoring-limits.js';
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CHECK_PROBE_GRACE_MS, CHECK_TIMEOUT_S_MIN, TEST_ALARM_CHECK_DATA_MAX, TEST_RUNS_PER_TENANT_MAX } from '../../src/monitoring/monitoring-limits.js';
 import { call, startHarness, type Harness } from '../http/harness.js';
 import { closedPort, startServer, type TestServer } from '../monitoring/probes/http-probe-harness.js';
 import { base, create, expectFault } from './monitoring-client.js';
@@ -25,6 +26,8 @@ describe('test-check, checks/{id}/test and test-alarm', () => {
   let target: TestServer;
   let entity: string;
   let downPort: number;
+  /** Answers to /slow requests, held until the test releases them (or never: the check times out). */
+  const held: ServerResponse[] = [];
 
   function check(path: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
     return {
@@ -40,6 +43,7 @@ describe('test-check, checks/{id}/test and test-alarm', () => {
 
   beforeAll(async () => {
     target = await startServer((req, res) => {
+      if (req.url === '/slow') return void held.push(res);
       res.writeHead(req.url === '/ok' ? 200 : 503, { 'content-type': 'text/plain' });
       res.end(req.url === '/ok' ? 'all good' : 'unavailable');
     });
@@ -155,5 +159,86 @@ describe('test-check, checks/{id}/test and test-alarm', () => {
     expectFault(await call(h, 'POST', path, { token: alice, json: { criteria: DOWN_CRITERIA, check_data: tooMany } }), 400, 'badRequest');
     expectFault(await call(h, 'POST', path, { token: alice, json: { criteria: DOWN_CRITERIA, check_id: 'chMissing1' } }), 404, 'notFoundError');
     expectFault(await call(h, 'POST', `${base('t2')}/entities/${entity}/test-alarm`, { token: bob, json: { criteria: DOWN_CRITERIA, check_data: [one] } }), 404, 'notFoundError');
+  });
+
+  describe('test run admission', () => {
+    let bobEntity: string;
+    const slowRequests = (): number => target.received.filter((r) => r.url === '/slow').length;
+    /** Answers every held /slow request 200. */
+    const releaseHeld = (): void => {
+      for (const res of held.splice(0)) if (!res.writableEnded && !res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('slow but fine');
+    };
+    /** A one-zone check against /slow (held until released) with the given timeout in seconds. */
+    const slowCheck = (timeout = 5): Record<string, unknown> => check('/slow', { monitoring_zones_poll: ['mzdfw'], timeout });
+    /** Starts TEST_RUNS_PER_TENANT_MAX test-checks of t1 against /slow and resolves once each one's probe reached the target. */
+    async function fillTenant(timeout?: number): Promise<Promise<Awaited<ReturnType<typeof call>>>[]> {
+      const before = slowRequests();
+      const running = Array.from({ length: TEST_RUNS_PER_TENANT_MAX }, () => call(h, 'POST', `${base('t1')}/entities/${entity}/test-check`, { token: alice, json: slowCheck(timeout) }));
+      await vi.waitFor(() => expect(slowRequests() - before).toBe(TEST_RUNS_PER_TENANT_MAX), { timeout: 4_000, interval: 10 });
+      return running;
+    }
+
+    beforeAll(async () => {
+      bobEntity = await create(h, bob, `${base('t2')}/entities`, { label: 'local', ip_addresses: { local: '127.0.0.1' } });
+    });
+    afterAll(releaseHeld);
+
+    it('refuses a tenant past its limit with 503 and Retry-After while another tenant still runs, then admits again', async () => {
+      const saved = await create(h, alice, `${base('t1')}/entities/${entity}/checks`, check('/ok', { monitoring_zones_poll: ['mzdfw'] }));
+      const running = await fillTenant();
+      const refused = await call(h, 'POST', `${base('t1')}/entities/${entity}/test-check`, { token: alice, json: check('/ok') });
+      expectFault(refused, 503, 'systemFailureError');
+      expect(refused.json.details).toMatchObject({ code: 'MONITORING_TEST_RUNS_BUSY', scope: 'tenant', limit: TEST_RUNS_PER_TENANT_MAX });
+      expect(refused.headers.get('retry-after')).toBe('1');
+      // The test of a saved check and test-alarm with check_id take the same slots.
+      const savedRefused = await call(h, 'POST', `${base('t1')}/entities/${entity}/checks/${saved}/test`, { token: alice });
+      expectFault(savedRefused, 503, 'systemFailureError');
+      expect(savedRefused.json.details.code).toBe('MONITORING_TEST_RUNS_BUSY');
+      const alarmRefused = await call(h, 'POST', `${base('t1')}/entities/${entity}/test-alarm`, { token: alice, json: { criteria: DOWN_CRITERIA, check_id: saved } });
+      expectFault(alarmRefused, 503, 'systemFailureError');
+      // Pasted check_data runs nothing and takes no slot.
+      const pasted = await call(h, 'POST', `${base('t1')}/entities/${entity}/test-alarm`, {
+        token: alice,
+        json: { criteria: DOWN_CRITERIA, check_data: [{ metrics: { code: { type: 's', data: '200' } } }] },
+      });
+      expect(pasted.status, pasted.text).toBe(200);
+      // Another tenant is not held up by t1's runs.
+      const other = await call(h, 'POST', `${base('t2')}/entities/${bobEntity}/test-check`, { token: bob, json: check('/ok', { monitoring_zones_poll: ['mzdfw'] }) });
+      expect(other.status, other.text).toBe(200);
+      expect((other.json as ResultJson[])[0]?.available).toBe(true);
+
+      releaseHeld();
+      for (const res of await Promise.all(running)) {
+        expect(res.status, res.text).toBe(200);
+        expect((res.json as ResultJson[])[0]?.available).toBe(true);
+      }
+      // The slots came back once the runs completed.
+      const again = await call(h, 'POST', `${base('t1')}/entities/${entity}/checks/${saved}/test`, { token: alice });
+      expect(again.status, again.text).toBe(200);
+    });
+
+    it('gives the slots back after runs that time out', async () => {
+      const running = await fillTenant(CHECK_TIMEOUT_S_MIN);
+      expectFault(await call(h, 'POST', `${base('t1')}/entities/${entity}/test-check`, { token: alice, json: check('/ok') }), 503, 'systemFailureError');
+      for (const res of await Promise.all(running)) {
+        expect(res.status, res.text).toBe(200);
+        const [result] = res.json as ResultJson[];
+        expect(result?.available).toBe(false);
+      }
+      const after = await call(h, 'POST', `${base('t1')}/entities/${entity}/test-check`, { token: alice, json: check('/ok') });
+      expect(after.status, after.text).toBe(200);
+      expect((after.json as ResultJson[]).every((r) => r.available)).toBe(true);
+    }, (CHECK_TIMEOUT_S_MIN * 1000 + CHECK_PROBE_GRACE_MS) * 2 + 5_000);
+
+    it('gives the slots back after runs that fail', async () => {
+      const failing = Array.from({ length: TEST_RUNS_PER_TENANT_MAX + 2 }, () =>
+        call(h, 'POST', `${base('t1')}/entities/${entity}/test-check`, { token: alice, json: check('/', { details: { url: `http://127.0.0.1:${downPort}/` }, monitoring_zones_poll: ['mzdfw'] }) }),
+      );
+      const answers = await Promise.all(failing);
+      for (const res of answers) expect([200, 503], res.text).toContain(res.status);
+      for (const res of answers.filter((r) => r.status === 200)) expect((res.json as ResultJson[])[0]?.available).toBe(false);
+      const after = await call(h, 'POST', `${base('t1')}/entities/${entity}/test-check`, { token: alice, json: check('/ok') });
+      expect(after.status, after.text).toBe(200);
+    });
   });
 });

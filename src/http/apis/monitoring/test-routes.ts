@@ -64,10 +64,15 @@ function sendResults(reply: Parameters<typeof sendJson>[0], results: readonly Ch
 /** Registers POST /entities/:entityId/test-check, /entities/:entityId/checks/:checkId/test and /entities/:entityId/test-alarm. */
 export function registerTestRoutes(app: FastifyInstance, context: ServerContext, monitoring: MonitoringService): void {
   const zoneIds = monitoring.zones.map((zone) => zone.id);
-  /** Runs a check once from its zones; a type this server has no probe for (agent checks) is refused rather than answered with no results. */
+  /**
+   * Runs a check once from its zones; a type this server has no probe for (agent checks) is refused
+   * rather than answered with no results. The run takes a test run slot (TEST_RUNS_CONCURRENCY_MAX in
+   * the server, TEST_RUNS_PER_TENANT_MAX per tenant): with none free it is refused at once with
+   * MONITORING_TEST_RUNS_BUSY (503, Retry-After), after the request was otherwise found valid.
+   */
   const runChecked = (tenant: string, entity: StoredDoc<EntityDoc>, doc: CheckDoc): Promise<CheckResult[]> => {
     if (!context.runtime.checks.runs(doc.type)) throw fieldError('type', `${doc.type} checks do not run from monitoring zones; test-check runs remote checks`);
-    return context.runtime.checks.runOnce(tenant, entity, doc);
+    return context.runtime.testRuns.run(tenant, entity, doc);
   };
   /** Runs a saved check of the entity once, secrets in plaintext (they are sent to the target, never answered). */
   const runSaved = (tenant: string, entityId: string, checkId: string): Promise<CheckResult[]> => {
