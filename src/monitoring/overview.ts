@@ -1,6 +1,6 @@
 // Owns the overview view's data: a page of entities, each with its checks, alarms and the alarms' latest states.
 import type { AlarmDoc } from './alarm-rules.js';
-import { AlarmStateStore, type AlarmStateRow } from './alarms/alarm-state-store.js';
+import type { AlarmStateRow, AlarmStateStore } from './alarms/alarm-state-store.js';
 import type { CheckDoc } from './check-rules.js';
 import type { StoredDoc } from './doc-store.js';
 import type { EntityDoc } from './entity-rules.js';
@@ -27,11 +27,11 @@ export interface OverviewRequest extends PageRequest {
 
 /** The overview of a tenant's entities, paged by entity id like every monitoring list. */
 export class MonitoringOverview {
-  private readonly states: AlarmStateStore;
-
-  constructor(private readonly monitoring: MonitoringService) {
-    this.states = new AlarmStateStore(monitoring.store.db);
-  }
+  /** `states` is the alarm runtime's store of committed states (one owner of the table's statements). */
+  constructor(
+    private readonly monitoring: MonitoringService,
+    private readonly states: AlarmStateStore,
+  ) {}
 
   /** A page of the overview: entities from `marker` on, in id order. */
   page(tenant: string, request: OverviewRequest): Page<OverviewItem> {

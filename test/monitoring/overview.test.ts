@@ -21,8 +21,8 @@ describe('MonitoringOverview', () => {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'strata-overview-'));
     monitoring = openMonitoring({ dir, clock: new ManualClock(START_MS) });
-    overview = new MonitoringOverview(monitoring);
     states = new AlarmStateStore(monitoring.store.db);
+    overview = new MonitoringOverview(monitoring, states);
   });
   afterEach(() => {
     monitoring.close();

@@ -9,6 +9,7 @@ import type { Outbox } from '../delivery/outbox.js';
 import type { MonitoringService } from '../monitoring-service.js';
 import type { AlarmTransition, ZoneVerdict } from './alarm-consensus.js';
 import type { AlarmStateStore } from './alarm-state-store.js';
+import { loggableError } from '../loggable-error.js';
 
 /** The log lines the alarm runtime writes (a pino Logger fits). */
 export interface AlarmLogger {
@@ -65,7 +66,7 @@ function notificationsOf(deps: CommitDeps, change: AlarmChange): readonly string
     return deps.monitoring.notifications.plan(change.tenant, planId).doc[planListOf(change.transition.state)];
   } catch (error) {
     deps.logger.warn(
-      { tenant: change.tenant, alarmId: change.alarm.id, planId, err: error instanceof Error ? error.message : String(error) },
+      { tenant: change.tenant, alarmId: change.alarm.id, planId, ...loggableError(error) },
       'alarm plan unreadable; the change is recorded without notifications',
     );
     return [];

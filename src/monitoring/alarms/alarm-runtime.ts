@@ -13,6 +13,7 @@ import { commitChange, type AlarmLogger, type CommitDeps, type CommitOutcome } f
 import { LruMap } from './alarm-lru.js';
 import { AlarmStateStore } from './alarm-state-store.js';
 import { compileCriteria, evaluateCriteria, type CompiledCriteria } from './criteria-eval.js';
+import { loggableError } from '../loggable-error.js';
 
 /** What the alarm runtime needs. */
 export interface AlarmRuntimeDeps {
@@ -59,10 +60,6 @@ function observationsOf(memory: AlarmMemory, changeZoneId: string): ZoneVerdict[
     state: zone.state,
     status: zone.status,
   }));
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** What evaluation reads of a result: everything but the response body. */
@@ -237,6 +234,6 @@ export class AlarmRuntime {
 
   private failed(context: object, error: unknown, message: string): void {
     this.counters.errors += 1;
-    this.deps.logger.error({ ...context, err: errorText(error) }, message);
+    this.deps.logger.error({ ...context, ...loggableError(error) }, message);
   }
 }

@@ -10,6 +10,7 @@ import type { ProbeRegistry } from '../probes/probe-registry.js';
 import { resolveProbeTarget, type TargetError } from '../probes/probe-target.js';
 import type { Probe, ProbeOutcome, ProbeTarget } from '../probes/probe-types.js';
 import type { RunOutcome } from './runner-stats.js';
+import { loggableError } from '../loggable-error.js';
 
 /** The logger the runtime's parts use (a pino Logger fits). */
 export interface RuntimeLogger {
@@ -40,13 +41,6 @@ export interface ZoneRun {
    * nothing about the target (a shutdown cut it short), so it must not reach alarms or the engine.
    */
   readonly cancelled: boolean;
-}
-
-/** The fields of a thrown error safe to log: its name, code and stack frames, never its message (it may quote a URL with credentials). */
-function loggableError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { errType: typeof error };
-  const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at ')).slice(0, 8);
-  return { errName: error.name, errCode: (error as { code?: unknown }).code, frames };
 }
 
 /**

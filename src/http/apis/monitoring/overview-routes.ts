@@ -61,7 +61,7 @@ function overviewRequest(request: FastifyRequest): OverviewRequest {
 
 /** Registers GET /views/overview. */
 export function registerOverviewRoutes(app: FastifyInstance, context: ServerContext, monitoring: MonitoringService): void {
-  const overview = new MonitoringOverview(monitoring);
+  const overview = new MonitoringOverview(monitoring, context.runtime.alarms.states);
   defineResource(app, '/:tenant/views/overview', {
     GET: {
       rules: READ_RULES,
