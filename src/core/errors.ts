@@ -1,6 +1,6 @@
 // Owns the one error type, StrataError, and the catalogue of stable error codes with their meaning.
 
-/** The broad class of a failure; exactly one module (http/error-status.ts) maps kinds to HTTP. */
+/** The broad class of a failure; exactly one module (core/error-status.ts) maps kinds to HTTP status (the HTTP APIs and the agent protocol use it). */
 export type ErrorKind =
   | 'invalid'
   | 'unauthenticated'
@@ -54,6 +54,21 @@ export const ERROR_CODES = {
   MONITORING_DELIVERY_NOT_DEAD: { kind: 'invalid', doc: 'A notification delivery that is pending or delivered was asked to be retried; only a dead delivery (a dead letter) can be retried.' },
   MONITORING_SECRET_UNREADABLE: { kind: 'internal', doc: 'A check secret stored sealed in monitoring.sqlite cannot be decrypted: monitoring.key is not the key it was sealed with, or the stored value was altered.' },
   MONITORING_TEST_RUNS_BUSY: { kind: 'unavailable', doc: 'A check test run (test-check, the test of a saved check, or test-alarm with check_id) was refused on arrival: TEST_RUNS_CONCURRENCY_MAX runs are in flight in the server or TEST_RUNS_PER_TENANT_MAX for this tenant; details name the scope and limit; retry after the Retry-After seconds.' },
+  // Agent protocol (src/agent): the endpoint answers these in the protocol's error object, code from the kind's status; any code but 400 closes the connection.
+  AGENT_MESSAGE_INVALID: { kind: 'invalid', doc: 'An agent protocol line is not JSON, or not an envelope with v "1", an id, source, target and either method and params or result and error.' },
+  AGENT_LINE_TOO_LONG: { kind: 'over_limit', doc: 'An agent protocol line is longer than AGENT_LINE_BYTES_MAX bytes; the connection is closed.' },
+  AGENT_METHOD_UNKNOWN: { kind: 'invalid', doc: 'An agent protocol request names a method the receiver does not implement.' },
+  AGENT_PARAMS_INVALID: { kind: 'invalid', doc: "An agent protocol request's params do not have the shape its method takes; details name the field." },
+  AGENT_HANDSHAKE_REQUIRED: { kind: 'unauthenticated', doc: 'An agent sent a request other than handshake.hello before its handshake succeeded; the connection is closed.' },
+  AGENT_TOKEN_INVALID: { kind: 'unauthenticated', doc: 'An agent handshake presented an agent token that is unknown or deleted, or an invalid agent id; the connection is closed.' },
+  AGENT_CONNECTIONS_OVER_LIMIT: { kind: 'over_limit', doc: 'An agent connection was refused: the endpoint holds AGENT_CONNECTIONS_MAX connections, or the agent token AGENT_TOKEN_CONNECTIONS_MAX; the connection is closed.' },
+  AGENT_CHECK_UNKNOWN: { kind: 'invalid', doc: "check_metrics.post names a check that is not an enabled agent check of an entity bound to this agent (or gives another type than the check's)." },
+  AGENT_REQUEST_TIMEOUT: { kind: 'unavailable', doc: 'An agent protocol request got no response within its timeout.' },
+  AGENT_CONNECTION_CLOSED: { kind: 'unavailable', doc: 'An agent protocol connection closed while a request was in flight, or a request was sent on a closed connection.' },
+  AGENT_PEER_TOO_SLOW: { kind: 'over_limit', doc: 'An agent protocol peer did not read what was sent to it: more than AGENT_WRITE_BUFFER_BYTES_MAX bytes wait unsent, or more than AGENT_PENDING_REQUESTS_MAX requests wait for responses; the connection is closed.' },
+  AGENT_UPDATE_SIGNATURE_INVALID: { kind: 'invalid', doc: 'An agent update bundle was refused: its signature is missing, malformed or does not verify over its SHA-256 digest with the pinned public key.' },
+  AGENT_UPDATE_UNAVAILABLE: { kind: 'not_found', doc: 'No agent update bundle of the asked channel and version is published in the data directory.' },
+  AGENT_CA_INVALID: { kind: 'internal', doc: "The agent endpoint's certificate files in the data directory are unreadable, incomplete or do not belong together (the server certificate not issued by the root, or a key not matching its certificate)." },
   CONFIG_INVALID: { kind: 'invalid', doc: 'A server, service or CLI option is outside what it accepts; details name the option and the accepted values.' },
   STORE_LOCKED: { kind: 'conflict', doc: 'Another live process has the data directory open; one process owns a data directory at a time.' },
   STORE_CLOSED: { kind: 'unavailable', doc: 'The store was closed; no further calls are accepted.' },

@@ -1,6 +1,6 @@
 // Owns turning any thrown value into one error view: stable code, kind, status, message, details.
 import { isStrataError, type ErrorKind } from '../core/errors.js';
-import { statusOfKind } from './error-status.js';
+import { statusOfKind } from '../core/error-status.js';
 import { httpError, type HttpErrorCode } from './http-errors.js';
 
 /** Everything an error-body shaper needs, whatever was thrown. */

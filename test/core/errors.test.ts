@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, isStrataError, StrataError, type ErrorCode, type ErrorKind } from '../../src/core/errors.js';
-import { STATUS_OF_KIND } from '../../src/http/error-status.js';
+import { STATUS_OF_KIND } from '../../src/core/error-status.js';
 
 const DOC_PATH = resolve(import.meta.dirname, '../../docs/errors.md');
 const CODE_TOKEN = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;

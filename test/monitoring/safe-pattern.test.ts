@@ -1,7 +1,7 @@
 // Tests compileSafePattern's refusals and reasons, the pattern weight estimate, and the bounded subject of matchSafe.
 import { describe, expect, it } from 'vitest';
 import { isStrataError, StrataError } from '../../src/core/errors.js';
-import { STATUS_OF_KIND } from '../../src/http/error-status.js';
+import { STATUS_OF_KIND } from '../../src/core/error-status.js';
 import {
   PATTERN_LENGTH_MAX,
   PATTERN_MATCH_WORK_MAX,
