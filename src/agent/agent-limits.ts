@@ -8,6 +8,8 @@ export const AGENT_LINE_BYTES_MAX = 1024 * 1024;
 export const AGENT_WRITE_BUFFER_BYTES_MAX = 4 * 1024 * 1024;
 /** Most requests one side may have waiting for responses on one connection. */
 export const AGENT_PENDING_REQUESTS_MAX = 64;
+/** Invalid messages in a row after which a connection is closed (each one is answered with a 400 first). */
+export const AGENT_INVALID_MESSAGES_MAX = 16;
 /** How long a request waits for its response (the reference's heartbeat response timeout is 10 s). */
 export const AGENT_REQUEST_TIMEOUT_MS = 10 * SECOND_MS;
 /** How long a new connection has to finish its TLS handshake. */

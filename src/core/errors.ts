@@ -63,6 +63,7 @@ export const ERROR_CODES = {
   AGENT_TOKEN_INVALID: { kind: 'unauthenticated', doc: 'An agent handshake presented an agent token that is unknown or deleted, or an invalid agent id; the connection is closed.' },
   AGENT_CONNECTIONS_OVER_LIMIT: { kind: 'over_limit', doc: 'An agent connection was refused: the endpoint holds AGENT_CONNECTIONS_MAX connections, or the agent token AGENT_TOKEN_CONNECTIONS_MAX; the connection is closed.' },
   AGENT_CHECK_UNKNOWN: { kind: 'invalid', doc: "check_metrics.post names a check that is not an enabled agent check of an entity bound to this agent (or gives another type than the check's)." },
+  AGENT_REQUEST_REFUSED: { kind: 'invalid', doc: 'The peer answered an agent protocol request with an error object; details hold its code, message and type.' },
   AGENT_REQUEST_TIMEOUT: { kind: 'unavailable', doc: 'An agent protocol request got no response within its timeout.' },
   AGENT_CONNECTION_CLOSED: { kind: 'unavailable', doc: 'An agent protocol connection closed while a request was in flight, or a request was sent on a closed connection.' },
   AGENT_PEER_TOO_SLOW: { kind: 'over_limit', doc: 'An agent protocol peer did not read what was sent to it: more than AGENT_WRITE_BUFFER_BYTES_MAX bytes wait unsent, or more than AGENT_PENDING_REQUESTS_MAX requests wait for responses; the connection is closed.' },

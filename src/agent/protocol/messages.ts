@@ -43,10 +43,10 @@ export interface RequestMessage {
   readonly params: unknown;
 }
 
-/** A response: `{v, id, source, target, result, error}`; exactly one of result and error is non-null. */
+/** A response: `{v, id, source, target, result, error}`; exactly one of result and error is non-null. The id is null only in the error answer to a line that had no readable id. */
 export interface ResponseMessage {
   readonly v: string;
-  readonly id: MessageId;
+  readonly id: MessageId | null;
   readonly source: string;
   readonly target: string;
   readonly result: unknown;
