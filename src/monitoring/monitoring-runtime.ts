@@ -4,6 +4,9 @@ import { configError } from '../core/config-error.js';
 import { StrataError } from '../core/errors.js';
 import type { Feeds } from '../feeds/feeds-service.js';
 import type { Store } from '../store-types.js';
+import type { CheckResult } from './check-result.js';
+import type { CheckDoc } from './check-rules.js';
+import type { StoredDoc } from './doc-store.js';
 import { AlarmRuntime, type AlarmRuntimeStats } from './alarms/alarm-runtime.js';
 import { closeChannels, createChannels } from './delivery/channel-registry.js';
 import { Deliverer, type DeliveryNotification, type DeliveryStats } from './delivery/deliverer.js';
@@ -159,6 +162,14 @@ export class MonitoringRuntime {
     const ran = await this.scheduler.runNow(tenant, entityId, checkId);
     await this.sink.flush();
     return ran;
+  }
+
+  /**
+   * Takes one result of an agent check, posted by the agent endpoint: its metrics go to the engine
+   * under their bare names and its alarms are evaluated, exactly as a scheduled remote run's are.
+   */
+  acceptAgentResult(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void {
+    this.sink.accept(tenant, check, result);
   }
 
   /** Writes the pending check metrics now. */

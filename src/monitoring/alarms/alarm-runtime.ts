@@ -8,6 +8,7 @@ import type { StoredDoc } from '../doc-store.js';
 import type { Outbox } from '../delivery/outbox.js';
 import { ALARM_CRITERIA_CACHE_ENTITIES_MAX, ALARM_MEMORY_ENTRIES_MAX, ALARM_PREVIOUS_RESULTS_CHECKS_MAX } from '../monitoring-limits.js';
 import type { MonitoringService } from '../monitoring-service.js';
+import { isRemoteType } from '../check-types.js';
 import { consensusParams, emptyMemory, PSEUDO_ZONE_ID, stepAlarm, type AlarmMemory, type ZoneVerdict } from './alarm-consensus.js';
 import { commitChange, type AlarmLogger, type CommitDeps, type CommitOutcome } from './alarm-commit.js';
 import { LruMap } from './alarm-lru.js';
@@ -110,7 +111,7 @@ export class AlarmRuntime {
     // Only checks with alarms keep their zones' latest results (previous() and rate() read them),
     // and only what evaluation reads: a response body (include_body) can be 512 KiB.
     if (alarms.length === 0) return;
-    const previous = this.swapPrevious(tenant, entityId, check.id, evaluated(result));
+    const previous = this.swapPrevious(tenant, entityId, check.id, evaluated(result), isRemoteType(check.doc.type) ? result.monitoringZoneId : PSEUDO_ZONE_ID);
     let enqueued = 0;
     for (const live of alarms) {
       if (live.compiled === null) continue;
@@ -179,16 +180,20 @@ export class AlarmRuntime {
     return this.memories.get(key) ?? emptyMemory(this.states.get(tenant, entityId, alarmId)?.state ?? null);
   }
 
-  /** Records `result` as its zone's latest and returns the one it replaces (null for the zone's first). */
-  private swapPrevious(tenant: string, entityId: string, checkId: string, result: CheckResult): CheckResult | null {
+  /**
+   * Records `result` as its zone's latest and returns the one it replaces (null for the zone's first).
+   * An agent check's results share one key: the agent posts each result once, over whichever of its
+   * zone connections is up, so previous() and rate() must not depend on the zone that carried it.
+   */
+  private swapPrevious(tenant: string, entityId: string, checkId: string, result: CheckResult, zoneKey: string): CheckResult | null {
     const key = [tenant, entityId, checkId].join(SEP);
     let zones = this.previous.get(key);
     if (zones === undefined) {
       zones = new Map();
       this.previous.set(key, zones);
     }
-    const before = zones.get(result.monitoringZoneId) ?? null;
-    zones.set(result.monitoringZoneId, result);
+    const before = zones.get(zoneKey) ?? null;
+    zones.set(zoneKey, result);
     return before;
   }
 

@@ -4,6 +4,7 @@ import type { Store } from '../../store-types.js';
 import type { CheckResult } from '../check-result.js';
 import type { CheckDoc } from '../check-rules.js';
 import { checkMetricSeries, remoteMetricName } from '../check-metrics.js';
+import { isRemoteType } from '../check-types.js';
 import type { StoredDoc } from '../doc-store.js';
 import { CHECK_DECLARED_TYPES_MAX, CHECK_SINK_BATCH_POINTS, CHECK_SINK_FLUSH_MS, CHECK_SINK_PENDING_POINTS_MAX } from '../monitoring-limits.js';
 import type { MonitoringService } from '../monitoring-service.js';
@@ -46,7 +47,7 @@ export interface SinkStats {
 
 /**
  * Stores results: the metrics of each become points of the series
- * `<entityId>.<checkId>.<zone>.<metric>` at the run's start time, written to the engine in batches
+ * `<entityId>.<checkId>.<zone>.<metric>` (`<entityId>.<checkId>.<metric>` for agent checks) at the run's start time, written to the engine in batches
  * (every CHECK_SINK_FLUSH_MS, or at once when CHECK_SINK_BATCH_POINTS are pending), one write in
  * flight at a time. Availability and the status text are not metrics (spec 2.3 lists the metrics
  * of each check type): they reach the alarms with the result. Work per result is O(its metrics).
@@ -73,8 +74,11 @@ export class ResultSink implements ResultConsumer {
   /** Takes one result of `check` (its secrets redacted): its points wait for the next write; the alarms see it now. */
   accept(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void {
     const entityId = check.entityId ?? '';
+    // Remote checks name their metrics by zone (spec 2.3); an agent check's are the bare names,
+    // whichever zone's endpoint carried them.
+    const remote = isRemoteType(check.doc.type);
     for (const [metric, value] of Object.entries(result.metrics)) {
-      const name = remoteMetricName(result.monitoringZoneId, metric);
+      const name = remote ? remoteMetricName(result.monitoringZoneId, metric) : metric;
       if (this.pending.length >= this.pendingPointsMax) this.counters.pointsDropped++;
       else this.pending.push({ tenant, metric: checkMetricSeries(entityId, check.id, name), timestamp: result.timestampMs, value: value.data, unit: value.unit });
       this.noteType(tenant, entityId, check.id, name, value.type);

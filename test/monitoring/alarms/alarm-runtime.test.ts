@@ -145,3 +145,35 @@ describe('AlarmRuntime', () => {
     expect(world.runtime.states.get('t2', tree.entity, alarm)).toBeUndefined();
   });
 });
+
+describe('AlarmRuntime with an agent check', () => {
+  let world: RuntimeWorld;
+  afterEach(() => world.close());
+
+  it('gives rate() the previous result of the agent check whichever zone endpoint carried either one', () => {
+    world = new RuntimeWorld();
+    const tree = world.tree();
+    const m = world.monitoring;
+    const agentCheck = m.entities.createCheck('t1', tree.entity, { type: 'agent.network', details: { target: 'eth0' }, period: 60 });
+    m.entities.createAlarm('t1', tree.entity, {
+      check_id: agentCheck,
+      notification_plan_id: tree.plan,
+      criteria: "if (rate(metric['rx_bytes']) > 1000) { return new AlarmStatus(CRITICAL, 'busy'); }\nreturn new AlarmStatus(OK, 'quiet');",
+    });
+    const check = m.entities.checkWithSecrets('t1', tree.entity, agentCheck);
+    const post = (zone: string, i: number, bytes: number) => {
+      world.clock.set(T0_MS + i * PERIOD_MS);
+      world.runtime.observe('t1', check, { ...result(zone, T0_MS + i * PERIOD_MS, '200'), metrics: { rx_bytes: { type: 'L', data: bytes, unit: 'bytes' } } });
+    };
+    post('mzdfw', 1, 0); // no previous result: rate() is unknown, the alarm says OK
+    expect(transitions(world.changelog())).toEqual([['OK', null, 'mzdfw']]);
+    post('mzord', 2, 60_000); // 1000 bytes/s over mzdfw's result: not above 1000
+    expect(world.changelog()).toHaveLength(1);
+    // Only a previous result from another zone exists for mziad: rate() must still see it.
+    post('mziad', 3, 60_000 + 120_000);
+    expect(transitions(world.changelog())).toEqual([
+      ['OK', null, 'mzdfw'],
+      ['CRITICAL', 'OK', 'mziad'],
+    ]);
+  });
+});

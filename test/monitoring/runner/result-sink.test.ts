@@ -73,6 +73,31 @@ describe('ResultSink', () => {
     expect(engine.listMetrics('t2').metrics).toEqual([]);
   });
 
+  it('writes an agent check\'s metrics under their bare names, whichever zone endpoint carried them', async () => {
+    const { sink: s, observed } = sink();
+    const agentCheckId = monitoring.entities.createCheck('t1', entityId, { type: 'agent.load_average' });
+    const agentCheck = monitoring.entities.check('t1', entityId, agentCheckId);
+    const t = Date.now() - 60_000;
+    const load = (zone: string, at: number, value: number): CheckResult => ({
+      monitoringZoneId: zone,
+      timestampMs: at,
+      available: true,
+      status: 'ok',
+      metrics: { '1m': { type: 'n', data: value, unit: 'unknown' } },
+    });
+    s.accept('t1', agentCheck, load('mzdfw', t, 0.5));
+    s.accept('t1', agentCheck, load('mzord', t + 30_000, 0.75));
+    expect(observed).toHaveLength(2);
+    await s.flush();
+    const names = engine.listMetrics('t1').metrics.map((m) => m.name);
+    expect(names).toEqual([`${entityId}.${agentCheckId}.1m`]);
+    const points = await engine.query({ tenant: 't1', metric: `${entityId}.${agentCheckId}.1m`, from: t - 1, to: t + 60_000, resolution: 'FULL' });
+    expect(points.values.map((v) => [v.timestamp, v.average])).toEqual([
+      [t, 0.5],
+      [t + 30_000, 0.75],
+    ]);
+  });
+
   it('declares each metric type once, so operation 5 lists the zone metrics with their type and unit', async () => {
     const { sink: s } = sink();
     const t = Date.now() - 60_000;
