@@ -1,5 +1,6 @@
 // Owns every limit and timer of the agent protocol, the agent endpoint and the agent as named constants; relations between them are asserted at load.
 import { assert } from '../core/assert.js';
+import { METRIC_NAME_LENGTH_MAX } from '../core/limits.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from '../core/time.js';
 
 /** Longest protocol line (one JSON message) either side reads; a longer line is AGENT_LINE_TOO_LONG and closes the connection. */
@@ -44,6 +45,16 @@ export const AGENT_FIELD_LENGTH_MAX = 1_024;
 export const AGENT_FUTURE_SKEW_MS = 5 * MINUTE_MS;
 /** Most features a handshake may list. */
 export const AGENT_FEATURES_MAX = 32;
+/** Longest string id a protocol message may carry (the Lua agent sends ids as strings). */
+export const AGENT_MESSAGE_ID_LENGTH_MAX = 64;
+/** Longest bare metric name (`dimension.name`) an agent may post: the engine series adds `<entityId>.<checkId>.` (two 10-character ids and two dots) within METRIC_NAME_LENGTH_MAX. */
+export const AGENT_METRIC_NAME_LENGTH_MAX = 200;
+/** Longest heartbeat interval an agent accepts from an endpoint's handshake result (timers stay far below setTimeout's 2^31 ms). */
+export const AGENT_HEARTBEAT_INTERVAL_MS_MAX = HOUR_MS;
+/** How long a closing protocol connection may take to flush what was written before it is destroyed. */
+export const AGENT_CLOSE_LINGER_MS = 5 * SECOND_MS;
+/** Most bytes the agent's collectors read of one /proc file (/proc/stat, meminfo, diskstats, net/dev, mounts...); lines past it are not read, and a target not found in a file cut short says so. */
+export const AGENT_PROC_FILE_BYTES_MAX = 1024 * 1024;
 
 /** First reconnect delay of the agent; each failure doubles it up to AGENT_RECONNECT_MAX_MS, with full jitter. */
 export const AGENT_RECONNECT_BASE_MS = 1 * SECOND_MS;
@@ -59,11 +70,39 @@ export const AGENT_UPDATE_CHECK_INTERVAL_MS = 6 * HOUR_MS;
 export const AGENT_UPDATE_BUNDLE_BYTES_MAX = 256 * 1024 * 1024;
 /** Longest an update download may take. */
 export const AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS = 10 * MINUTE_MS;
+/** Most entries one update channel directory may hold; publishing beyond it is refused, and a channel holding more publishes nothing (latestVersion null). */
+export const UPDATE_VERSIONS_MAX = 1_000;
+/** Longest update version text (digits and at most three dots); keeps every path under the file system's name limit. */
+export const UPDATE_VERSION_LENGTH_MAX = 64;
+/** Largest update signature file read or served (an RSA-16384 signature is 2 KiB; Ed25519's is 64 bytes). */
+export const UPDATE_SIGNATURE_BYTES_MAX = 4 * 1024;
+/** Smallest RSA modulus an update signing key may have. */
+export const UPDATE_RSA_KEY_BITS_MIN = 2_048;
+/** How long an update HTTP connection has, once handed over, to send its request head. */
+export const UPDATE_HTTP_HEADERS_TIMEOUT_MS = 30 * SECOND_MS;
+/** How long an update HTTP connection may stay silent (neither side moving bytes) before it is closed. */
+export const UPDATE_HTTP_IDLE_TIMEOUT_MS = 60 * SECOND_MS;
+/** The agent sends each heartbeat after the endpoint's interval plus or minus this percentage, drawn at random, so fleets do not beat in step. */
+export const AGENT_HEARTBEAT_JITTER_PERCENT = 10;
+/** Most endpoints (`monitoring_endpoints` entries) one agent connects to; the reference uses three zones. */
+export const AGENT_ENDPOINTS_MAX = 16;
+/** Largest agent configuration file the agent reads. */
+export const AGENT_CONFIG_FILE_BYTES_MAX = 64 * 1024;
+/** Most staged update versions the agent looks at in its state directory when it picks its bundle version. */
+export const AGENT_STAGED_UPDATES_MAX = 64;
+/** How long the agent waits for a connection it closes to finish closing before it destroys the socket (shutdown). */
+export const AGENT_CLOSE_WAIT_MS = 2 * SECOND_MS;
 
 /** Validity of the agent root certificate created on first start. */
 export const AGENT_CA_VALIDITY_MS = 10 * 365 * DAY_MS;
 /** Validity of the endpoint's server certificate (renewed with `strata agent-ca renew`). */
 export const AGENT_SERVER_CERT_VALIDITY_MS = 825 * DAY_MS;
+/** A server certificate expiring within this is replaced when the endpoint loads its TLS material. */
+export const AGENT_SERVER_CERT_RENEW_BEFORE_MS = 30 * DAY_MS;
+/** New agent certificates start this long before they are issued, so agents whose clocks run a little behind accept them. */
+export const AGENT_CERT_BACKDATE_MS = HOUR_MS;
+/** Largest file of the agent CA directory that is read (a PEM key or certificate is a few KiB). */
+export const AGENT_CA_FILE_BYTES_MAX = 64 * 1024;
 
 assert(AGENT_WRITE_BUFFER_BYTES_MAX >= 2 * AGENT_LINE_BYTES_MAX, 'a full-size line fits the write buffer twice');
 assert(AGENT_HEARTBEAT_INTERVAL_MS_MIN < AGENT_HEARTBEAT_INTERVAL_MS, 'the default heartbeat interval is allowed');
@@ -71,3 +110,8 @@ assert(AGENT_PENDING_HANDSHAKES_MAX <= AGENT_CONNECTIONS_MAX, 'pending handshake
 assert(AGENT_TOKEN_CONNECTIONS_MAX <= AGENT_CONNECTIONS_MAX, 'one token cannot hold more than the endpoint');
 assert(AGENT_RECONNECT_BASE_MS < AGENT_RECONNECT_MAX_MS, 'backoff grows');
 assert(AGENT_HELLO_TIMEOUT_MS > AGENT_TLS_HANDSHAKE_TIMEOUT_MS, 'hello waits longer than TLS');
+assert(AGENT_METRIC_NAME_LENGTH_MAX + 22 <= METRIC_NAME_LENGTH_MAX, 'an agent metric name fits an engine series name after `<entityId>.<checkId>.`');
+assert(AGENT_HEARTBEAT_INTERVAL_MS < AGENT_HEARTBEAT_INTERVAL_MS_MAX, 'the default heartbeat interval is accepted by agents');
+assert(UPDATE_HTTP_IDLE_TIMEOUT_MS < AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS, 'a stalled update download ends before its deadline');
+assert(AGENT_SERVER_CERT_RENEW_BEFORE_MS < AGENT_SERVER_CERT_VALIDITY_MS, 'a new server certificate is not due for renewal at once');
+assert(AGENT_SERVER_CERT_VALIDITY_MS < AGENT_CA_VALIDITY_MS, 'the root outlives the server certificates it issues');

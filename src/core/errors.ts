@@ -69,7 +69,7 @@ export const ERROR_CODES = {
   AGENT_PEER_TOO_SLOW: { kind: 'over_limit', doc: 'An agent protocol peer did not read what was sent to it: more than AGENT_WRITE_BUFFER_BYTES_MAX bytes wait unsent, or more than AGENT_PENDING_REQUESTS_MAX requests wait for responses; the connection is closed.' },
   AGENT_UPDATE_SIGNATURE_INVALID: { kind: 'invalid', doc: 'An agent update bundle was refused: its signature is missing, malformed or does not verify over its SHA-256 digest with the pinned public key.' },
   AGENT_UPDATE_UNAVAILABLE: { kind: 'not_found', doc: 'No agent update bundle of the asked channel and version is published in the data directory.' },
-  AGENT_CA_INVALID: { kind: 'internal', doc: "The agent endpoint's certificate files in the data directory are unreadable, incomplete or do not belong together (the server certificate not issued by the root, or a key not matching its certificate)." },
+  AGENT_CA_INVALID: { kind: 'internal', doc: "The agent endpoint's certificate files in the data directory are unreadable, incomplete or do not belong together (a key not matching its certificate, a root that is not a self-signed CA or has expired, a server pair without its root); a server certificate not issued by the root is replaced, never the root." },
   CONFIG_INVALID: { kind: 'invalid', doc: 'A server, service or CLI option is outside what it accepts; details name the option and the accepted values.' },
   STORE_LOCKED: { kind: 'conflict', doc: 'Another live process has the data directory open; one process owns a data directory at a time.' },
   STORE_CLOSED: { kind: 'unavailable', doc: 'The store was closed; no further calls are accepted.' },
