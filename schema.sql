@@ -11,8 +11,14 @@
 --   3  monitoring: mon_account, mon_alarm_state, mon_outbox and mon_delivery_attempt (issue 11, the
 --      monitoring runtime). Same migration as version 2: an older monitoring.sqlite gets its section
 --      run again and gains the four tables empty; every other file only has its user_version raised.
+--   4  monitoring: mon_agent_connection is dropped (live agent connections are held in memory by the
+--      agent endpoint's process: they exist only while connected, spec 2.2) and the expression index
+--      mon_entity_agent is added (the entities an agent is bound to, for its check schedule). Same
+--      migration: an older monitoring.sqlite runs its section again, whose DROP TABLE IF EXISTS
+--      removes the table (its rows described connections of a process that is gone) and whose
+--      CREATE INDEX IF NOT EXISTS builds the index over the existing entities; no entity changes.
 
--- @version 3
+-- @version 4
 
 -- @file catalog
 -- catalog.sqlite: the series registry and the engine's bookkeeping. One writer: the main thread.
@@ -200,6 +206,11 @@ CREATE TABLE IF NOT EXISTS mon_entity (
   updated_ms  INTEGER NOT NULL,
   PRIMARY KEY (tenant, id)
 ) STRICT, WITHOUT ROWID;
+-- The entities an agent is bound to (doc.agent_id names it), read when the agent connects and when
+-- its schedule changes (version 4). The index entries end with the key (tenant, id), so the
+-- lookup "tenant, agent_id, by id" is one range scan without a sort. A query uses it only when it
+-- spells the expression exactly as here: json_extract(doc, '$.agent_id').
+CREATE INDEX IF NOT EXISTS mon_entity_agent ON mon_entity (tenant, json_extract(doc, '$.agent_id'));
 
 -- Checks and alarms belong to an entity; their lists are per entity.
 CREATE TABLE IF NOT EXISTS mon_check (
@@ -274,17 +285,9 @@ CREATE TABLE IF NOT EXISTS mon_agent (
   PRIMARY KEY (tenant, id)
 ) STRICT, WITHOUT ROWID;
 
-CREATE TABLE IF NOT EXISTS mon_agent_connection (
-  tenant            TEXT NOT NULL,
-  agent_id          TEXT NOT NULL,
-  id                TEXT NOT NULL,
-  guid              TEXT NOT NULL,
-  process_version   TEXT NOT NULL,
-  bundle_version    TEXT NOT NULL,
-  agent_ip          TEXT NOT NULL,
-  connected_ms      INTEGER NOT NULL,
-  PRIMARY KEY (tenant, agent_id, id)
-) STRICT, WITHOUT ROWID;
+-- Agent connections are not stored: the agent endpoint holds them in memory while they are open
+-- (src/monitoring/agent-connections.ts). Versions 1 to 3 had a table for them; version 4 drops it.
+DROP TABLE IF EXISTS mon_agent_connection;
 
 -- Alarm state changes, read as a time series: ordered by (timestamp_ms, id).
 CREATE TABLE IF NOT EXISTS mon_alarm_changelog (

@@ -2,6 +2,7 @@
 import { assert } from '../core/assert.js';
 import { METRIC_NAME_LENGTH_MAX } from '../core/limits.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from '../core/time.js';
+import { MONITORING_AGENT_CONNECTIONS_MAX } from '../monitoring/monitoring-limits.js';
 
 /** Longest protocol line (one JSON message) either side reads; a longer line is AGENT_LINE_TOO_LONG and closes the connection. */
 export const AGENT_LINE_BYTES_MAX = 1024 * 1024;
@@ -108,6 +109,7 @@ assert(AGENT_WRITE_BUFFER_BYTES_MAX >= 2 * AGENT_LINE_BYTES_MAX, 'a full-size li
 assert(AGENT_HEARTBEAT_INTERVAL_MS_MIN < AGENT_HEARTBEAT_INTERVAL_MS, 'the default heartbeat interval is allowed');
 assert(AGENT_PENDING_HANDSHAKES_MAX <= AGENT_CONNECTIONS_MAX, 'pending handshakes count among connections');
 assert(AGENT_TOKEN_CONNECTIONS_MAX <= AGENT_CONNECTIONS_MAX, 'one token cannot hold more than the endpoint');
+assert(AGENT_CONNECTIONS_MAX === MONITORING_AGENT_CONNECTIONS_MAX, 'the live-connection registry holds every connection the endpoint admits');
 assert(AGENT_RECONNECT_BASE_MS < AGENT_RECONNECT_MAX_MS, 'backoff grows');
 assert(AGENT_HELLO_TIMEOUT_MS > AGENT_TLS_HANDSHAKE_TIMEOUT_MS, 'hello waits longer than TLS');
 assert(AGENT_METRIC_NAME_LENGTH_MAX + 22 <= METRIC_NAME_LENGTH_MAX, 'an agent metric name fits an engine series name after `<entityId>.<checkId>.`');

@@ -1,8 +1,9 @@
-// Owns agents (listed while connected within 30 days), their connections, and agent tokens.
+// Owns agents (listed while connected within 30 days), their live connections, and agent tokens.
 import { createHmac } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { sha256 } from '../identity/secrets.js';
-import type { AgentRow, AgentTokenRow, ConnectionRow } from './agent-store.js';
+import { AgentConnections, type ConnectionFields, type LiveConnection } from './agent-connections.js';
+import type { AgentRow, AgentTokenRow } from './agent-store.js';
 import { isAgentId } from './agent-rules.js';
 import { keep } from './body-merge.js';
 import { newId } from './ids.js';
@@ -21,13 +22,21 @@ export interface AgentTokenView {
   readonly updatedMs: number;
 }
 
-/** Agents, connections and agent tokens of a tenant. */
+/** Who presented an agent token: its tenant and the token's id. */
+export interface AgentTokenOwner {
+  readonly tenant: string;
+  readonly tokenId: string;
+}
+
+/** Agents, their live connections and agent tokens of a tenant. */
 export class AgentService {
   constructor(
     private readonly store: MonitoringStore,
     private readonly clock: Clock,
     /** Secret key the token values are derived with (kept outside the database). */
     private readonly tokenKey: Buffer,
+    /** The live connections (in memory: they exist only while connected). */
+    private readonly live: AgentConnections = new AgentConnections(),
   ) {}
 
   /** Agents that connected before this are gone from the list (spec 2.1). */
@@ -47,29 +56,50 @@ export class AgentService {
     return found;
   }
 
-  /** A page of an agent's connections. */
-  listConnections(tenant: string, agentId: string, page: PageRequest): Page<ConnectionRow> {
+  /** A page of an agent's live connections, by id; MONITORING_OBJECT_NOT_FOUND when the agent is not listed. */
+  listConnections(tenant: string, agentId: string, page: PageRequest): Page<LiveConnection> {
     this.agent(tenant, agentId);
-    return pageOf(this.store.agents.connections(tenant, agentId, page.marker ?? '', page.limit + 1), page.limit, (row) => row.id);
+    return pageOf(this.live.list(tenant, agentId, page.marker ?? '', page.limit + 1), page.limit, (row) => row.id);
   }
 
-  /** One connection of an agent. */
-  connection(tenant: string, agentId: string, connectionId: string): ConnectionRow {
+  /** One live connection of an agent; MONITORING_OBJECT_NOT_FOUND once it has disconnected. */
+  connection(tenant: string, agentId: string, connectionId: string): LiveConnection {
     this.agent(tenant, agentId);
-    const found = this.store.agents.connection(tenant, agentId, connectionId);
+    const found = this.live.get(tenant, agentId, connectionId);
     if (found === undefined) throw notFound('AgentConnection', connectionId);
     return found;
   }
 
-  /** Records an agent connection (the agent endpoint's handshake); returns the connection id. */
-  recordConnection(tenant: string, fields: Omit<ConnectionRow, 'id' | 'connectedMs'>): string {
+  /**
+   * Registers a live connection (the agent endpoint's handshake) and records that the agent
+   * connected now; returns the connection id. AGENT_CONNECTIONS_OVER_LIMIT when the registry is full.
+   */
+  connect(tenant: string, fields: ConnectionFields): string {
     const nowMs = this.clock.now();
-    const id = newId('connection');
-    this.store.transaction(() => {
+    const connection = this.live.add(tenant, fields, nowMs);
+    try {
       this.store.agents.touchAgent(tenant, fields.agentId, nowMs);
-      this.store.agents.putConnection(tenant, { ...fields, id, connectedMs: nowMs });
-    });
-    return id;
+    } catch (error) {
+      // A connection the agent list cannot show must not stay registered.
+      this.live.remove(tenant, fields.agentId, connection.id);
+      throw error;
+    }
+    return connection.id;
+  }
+
+  /** Removes a live connection (the endpoint's session closed); removing one twice is harmless. */
+  disconnect(tenant: string, agentId: string, connectionId: string): void {
+    this.live.remove(tenant, agentId, connectionId);
+  }
+
+  /** Records that a connected agent is still connected now (last_connected; spec 2.1). */
+  touch(tenant: string, agentId: string): void {
+    this.store.agents.touchAgent(tenant, agentId, this.clock.now());
+  }
+
+  /** How many live connections this process holds, every tenant together. */
+  liveConnections(): number {
+    return this.live.size;
   }
 
   /** The token value of an id: a keyed hash of tenant and id, then `:tenant`, like the reference's values. */
@@ -116,8 +146,9 @@ export class AgentService {
     return pageOf(rows, page.limit, (row) => row.id);
   }
 
-  /** The tenant a presented token value belongs to (for the agent endpoint), or undefined. */
-  tenantOfToken(token: string): string | undefined {
-    return this.store.agents.tokenByHash(sha256(token))?.tenant;
+  /** The tenant and id of a presented token value (the agent endpoint's check), or undefined when no token has it. */
+  tokenOf(token: string): AgentTokenOwner | undefined {
+    const found = this.store.agents.tokenByHash(sha256(token));
+    return found === undefined ? undefined : { tenant: found.tenant, tokenId: found.id };
   }
 }

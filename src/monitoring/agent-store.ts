@@ -1,21 +1,10 @@
-// Owns the SQL of agents, their connections and agent tokens.
+// Owns the SQL of agents (when each last connected) and agent tokens; live connections are in memory (agent-connections.ts).
 import type Database from 'better-sqlite3';
 
 /** An agent as stored: its id and when it last connected (ms). */
 export interface AgentRow {
   readonly id: string;
   readonly lastConnectedMs: number;
-}
-
-/** One connection of an agent to a monitoring zone's endpoint (spec 2.2). */
-export interface ConnectionRow {
-  readonly id: string;
-  readonly agentId: string;
-  readonly guid: string;
-  readonly processVersion: string;
-  readonly bundleVersion: string;
-  readonly agentIp: string;
-  readonly connectedMs: number;
 }
 
 /** An agent token as stored: never its value, only its SHA-256. */
@@ -27,16 +16,6 @@ export interface AgentTokenRow {
   readonly updatedMs: number;
 }
 
-interface RawConnection {
-  id: string;
-  agent_id: string;
-  guid: string;
-  process_version: string;
-  bundle_version: string;
-  agent_ip: string;
-  connected_ms: number;
-}
-
 interface RawToken {
   id: string;
   label: string | null;
@@ -45,23 +24,11 @@ interface RawToken {
   updated_ms: number;
 }
 
-function toConnection(row: RawConnection): ConnectionRow {
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    guid: row.guid,
-    processVersion: row.process_version,
-    bundleVersion: row.bundle_version,
-    agentIp: row.agent_ip,
-    connectedMs: row.connected_ms,
-  };
-}
-
 function toToken(row: RawToken): AgentTokenRow {
   return { id: row.id, label: row.label, tokenSha256: row.token_sha256, createdMs: row.created_ms, updatedMs: row.updated_ms };
 }
 
-/** Prepared statements over mon_agent, mon_agent_connection and mon_agent_token. */
+/** Prepared statements over mon_agent and mon_agent_token. */
 export class AgentStore {
   private readonly s;
 
@@ -76,14 +43,6 @@ export class AgentStore {
       agents: db.prepare<[string, string, number, number], { id: string; last_connected_ms: number }>(
         'SELECT id, last_connected_ms FROM mon_agent WHERE tenant = ? AND id >= ? AND last_connected_ms >= ? ORDER BY id LIMIT ?',
       ),
-      putConnection: db.prepare(
-        `INSERT OR REPLACE INTO mon_agent_connection (tenant, agent_id, id, guid, process_version, bundle_version, agent_ip, connected_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      connection: db.prepare<[string, string, string], RawConnection>('SELECT * FROM mon_agent_connection WHERE tenant = ? AND agent_id = ? AND id = ?'),
-      connections: db.prepare<[string, string, string, number], RawConnection>(
-        'SELECT * FROM mon_agent_connection WHERE tenant = ? AND agent_id = ? AND id >= ? ORDER BY id LIMIT ?',
-      ),
       insertToken: db.prepare('INSERT INTO mon_agent_token (tenant, id, label, token_sha256, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?, ?)'),
       token: db.prepare<[string, string], RawToken>('SELECT id, label, token_sha256, created_ms, updated_ms FROM mon_agent_token WHERE tenant = ? AND id = ?'),
       tokens: db.prepare<[string, string, number], RawToken>(
@@ -96,7 +55,7 @@ export class AgentStore {
     };
   }
 
-  /** Records that an agent connected at `nowMs` (the agent endpoint calls this on each handshake). */
+  /** Records that an agent connected at `nowMs` (at each handshake, and while it stays connected); the time never moves back. */
   touchAgent(tenant: string, agentId: string, nowMs: number): void {
     this.s.upsertAgent.run(tenant, agentId, nowMs);
   }
@@ -110,23 +69,6 @@ export class AgentStore {
   /** Up to `limit` agents with id >= marker that connected at or after `sinceMs`, by id. */
   agents(tenant: string, marker: string, limit: number, sinceMs: number): AgentRow[] {
     return this.s.agents.all(tenant, marker, sinceMs, limit).map((row) => ({ id: row.id, lastConnectedMs: row.last_connected_ms }));
-  }
-
-  /** Records a live connection (replacing one with the same id). */
-  putConnection(tenant: string, c: ConnectionRow): void {
-    this.s.putConnection.run(tenant, c.agentId, c.id, c.guid, c.processVersion, c.bundleVersion, c.agentIp, c.connectedMs);
-  }
-
-
-  /** One connection of an agent. */
-  connection(tenant: string, agentId: string, connectionId: string): ConnectionRow | undefined {
-    const row = this.s.connection.get(tenant, agentId, connectionId);
-    return row === undefined ? undefined : toConnection(row);
-  }
-
-  /** Up to `limit` connections of an agent with id >= marker, by id. */
-  connections(tenant: string, agentId: string, marker: string, limit: number): ConnectionRow[] {
-    return this.s.connections.all(tenant, agentId, marker, limit).map(toConnection);
   }
 
   /** Inserts an agent token (its hash only). */

@@ -36,6 +36,16 @@ interface DocRow {
 
 const SCOPED: ReadonlySet<DocTable> = new Set(['mon_check', 'mon_alarm']);
 
+/**
+ * The entities of a tenant bound to an agent, by id. The expression is spelled as the
+ * mon_entity_agent index spells it (schema.sql), so SQLite answers from one range of that index
+ * without a sort; exported so a test can ask SQLite for the plan of exactly this text.
+ */
+export const ENTITIES_OF_AGENT_SQL = "SELECT id FROM mon_entity WHERE tenant = ? AND json_extract(doc, '$.agent_id') = ? ORDER BY id LIMIT ?";
+/** The agent checks (type agent.*) of one entity, by id: a range of mon_check's key. GLOB is case-sensitive, as types are. */
+export const AGENT_CHECKS_OF_SQL =
+  "SELECT id, entity_id, doc, created_ms, updated_ms FROM mon_check WHERE tenant = ? AND entity_id = ? AND json_extract(doc, '$.type') GLOB 'agent.*' ORDER BY id LIMIT ?";
+
 function toStored<D>(row: DocRow): StoredDoc<D> {
   return { id: row.id, entityId: row.entity_id, doc: JSON.parse(row.doc) as D, createdMs: row.created_ms, updatedMs: row.updated_ms };
 }
@@ -137,6 +147,18 @@ export class DocStore {
   /** The alarms of an entity that watch one check, by id. */
   alarmsOfCheck<D>(tenant: string, entityId: string, checkId: string): StoredDoc<D>[] {
     const rows = this.statement(`SELECT ${this.columns('mon_alarm')} FROM mon_alarm WHERE tenant = ? AND entity_id = ? AND check_id = ? ORDER BY id`).all(tenant, entityId, checkId) as DocRow[];
+    return rows.map((row) => toStored<D>(row));
+  }
+
+  /** Up to `limit` ids of the tenant's entities whose agent_id is `agentId`, by id (through the mon_entity_agent index). */
+  entitiesOfAgent(tenant: string, agentId: string, limit: number): string[] {
+    const rows = this.statement(ENTITIES_OF_AGENT_SQL).all(tenant, agentId, limit) as { id: string }[];
+    return rows.map((row) => row.id);
+  }
+
+  /** Up to `limit` agent checks (type agent.*) of one entity of the tenant, by id. */
+  agentChecksOf<D>(tenant: string, entityId: string, limit: number): StoredDoc<D>[] {
+    const rows = this.statement(AGENT_CHECKS_OF_SQL).all(tenant, entityId, limit) as DocRow[];
     return rows.map((row) => toStored<D>(row));
   }
 

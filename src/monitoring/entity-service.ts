@@ -241,6 +241,20 @@ export class EntityService {
     return this.deps.store.docs.alarmsOfCheck<AlarmDoc>(tenant, entityId, checkId);
   }
 
+  /** Ids of the tenant's entities whose agent_id is `agentId`, sorted, at most `limit` (the agent endpoint's schedule). */
+  entitiesOfAgent(tenant: string, agentId: string, limit: number): string[] {
+    return this.deps.store.docs.entitiesOfAgent(tenant, agentId, limit);
+  }
+
+  /**
+   * The agent checks (type agent.*) of these entities of the tenant, disabled ones included, in the
+   * order of `entityIds` and by id within each; secrets redacted, as every read but the runner's.
+   * At most CHECKS_PER_ENTITY_MAX per entity; an unknown entity has none.
+   */
+  agentChecksOf(tenant: string, entityIds: readonly string[]): StoredDoc<CheckDoc>[] {
+    return entityIds.flatMap((entityId) => this.deps.store.docs.agentChecksOf<CheckDoc>(tenant, entityId, CHECKS_PER_ENTITY_MAX).map(shown));
+  }
+
   /** A page of an entity's alarms. */
   listAlarms(tenant: string, entityId: string, page: PageRequest): Page<StoredDoc<AlarmDoc>> {
     this.parent(tenant, entityId);

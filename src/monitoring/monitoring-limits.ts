@@ -71,6 +71,8 @@ export const PLANS_PER_TENANT_MAX = 1_000;
 export const AGENT_TOKENS_PER_TENANT_MAX = 1_000;
 /** An agent that has not connected for this long drops out of the agent list (spec 2.1). */
 export const AGENT_RETENTION_MS = 30 * DAY_MS;
+/** Most live agent connections the process holds in memory (the agent endpoint's AGENT_CONNECTIONS_MAX is the same number). */
+export const MONITORING_AGENT_CONNECTIONS_MAX = 16_384;
 /** Window of a changelog query without from and to (spec section 8). */
 export const CHANGELOG_WINDOW_MS_DEFAULT = 7 * DAY_MS;
 /** Window over which a check metric's type is inferred from its values when none was declared. */

@@ -132,7 +132,7 @@ export class FuzzWorld {
     this.app.strata.dns.importDocument('t1', JSON.parse(readFileSync(DNS_EXAMPLE, 'utf8')));
     const domain = this.app.strata.dns.domains('t1', 'example.com', { limit: 10, offset: 0 }).items[0];
     const agent = 'fuzz-agent';
-    const connection = m.agents.recordConnection('t1', { agentId: agent, guid: 'g-1', processVersion: '1', bundleVersion: '1', agentIp: '192.0.2.5' });
+    const connection = m.agents.connect('t1', { agentId: agent, guid: 'g-1', processVersion: '1', bundleVersion: '1', agentIp: '192.0.2.5', zoneId: 'mzdfw' });
     const entries = new Map<string, string>();
     for (const feed of FEEDS) entries.set(feed.path, this.app.strata.feeds.publish('t1', feed, { title: 'seed', categories: ['a.b'] }).id);
     this.seeds = { entity: '', check: '', alarm: '', notification: '', plan: '', agentToken: '', agent, connection, domain: String(domain?.id ?? 1), entries };

@@ -12,7 +12,7 @@ describe('monitoring auth and methods on every operation', () => {
     const alice = await h.token('alice');
     const tree = await createTree(h, alice, 't1');
     const b = base('t1');
-    h.app.strata.monitoring.agents.recordConnection('t1', { agentId: 'a1', guid: 'g', processVersion: '1', bundleVersion: '1', agentIp: '10.0.0.1' });
+    h.app.strata.monitoring.agents.connect('t1', { agentId: 'a1', guid: 'g', processVersion: '1', bundleVersion: '1', agentIp: '10.0.0.1', zoneId: 'mzdfw' });
     const check = `${b}/entities/${tree.entity}/checks/${tree.check}`;
     paths = [
       `${b}/agents`,

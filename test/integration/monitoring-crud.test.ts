@@ -153,12 +153,12 @@ describe('monitoring CRUD over HTTP', () => {
     const got = await call(h, 'GET', `${b}/agent_tokens/${id}`, { token: alice });
     expect(got.json).toMatchObject({ id, label: 'host-1' });
     expect(got.json.token).toMatch(/^[0-9a-f]{64}:t1$/);
-    expect(h.app.strata.monitoring.agents.tenantOfToken(got.json.token)).toBe('t1');
+    expect(h.app.strata.monitoring.agents.tokenOf(got.json.token)).toEqual({ tenant: 't1', tokenId: id });
     expect((await call(h, 'PUT', `${b}/agent_tokens/${id}`, { token: alice, json: { label: null } })).status).toBe(204);
     const listed = await call(h, 'GET', `${b}/agent_tokens`, { token: alice });
     expect(listed.json.values.find((v: { id: string }) => v.id === id)).toMatchObject({ label: null, token: got.json.token });
     expect((await call(h, 'DELETE', `${b}/agent_tokens/${id}`, { token: alice })).status).toBe(204);
-    expect(h.app.strata.monitoring.agents.tenantOfToken(got.json.token)).toBeUndefined();
+    expect(h.app.strata.monitoring.agents.tokenOf(got.json.token)).toBeUndefined();
   });
 
   it('answers 401 without a token, 403 for observers writing and for other tenants, 405 with Allow, 413 for big bodies', async () => {

@@ -10,12 +10,13 @@ const START_MS = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
 const b = base('t1');
 
 function connect(monitoring: MonitoringService, tenant: string, agentId: string, ip: string): string {
-  return monitoring.agents.recordConnection(tenant, {
+  return monitoring.agents.connect(tenant, {
     agentId,
     guid: '0b49b96d-24c9-45ca-8585-4040707f4880',
     processVersion: '1.0.0',
     bundleVersion: '1.0.1',
     agentIp: ip,
+    zoneId: 'mzdfw',
   });
 }
 
@@ -64,6 +65,13 @@ describe('agents (operations 1-4), with an injected clock', () => {
     expect(conn.json).toMatchObject({ id: second, agent_ip: '10.0.0.3' });
     expectFault(await call(h, 'GET', `${b}/agents/web-1.example.com/connections/cnNope`, { token: alice }), 404, 'notFoundError');
     expectFault(await call(h, 'GET', `${b}/agents/old.example.com/connections`, { token: alice }), 404, 'notFoundError');
+    // Connections are live: once the agent disconnects one, it is gone from the list and its URL.
+    monitoring.agents.disconnect('t1', 'web-1.example.com', second);
+    expectFault(await call(h, 'GET', `${b}/agents/web-1.example.com/connections/${second}`, { token: alice }), 404, 'notFoundError');
+    const left = await call(h, 'GET', `${b}/agents/web-1.example.com/connections`, { token: alice });
+    expect(left.json.values.map((c: { id: string }) => c.id)).toEqual([first]);
+    // The agent stays listed: last_connected outlives its connections.
+    expect((await call(h, 'GET', `${b}/agents/web-1.example.com`, { token: alice })).status).toBe(200);
   });
 
   it('answers 401, 403 and 405 on the agent routes', async () => {

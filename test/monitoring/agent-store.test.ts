@@ -1,18 +1,14 @@
-// Checks agents, connections and agent tokens through AgentStore: round trips, the connected-since filter, tenant isolation and marker paging.
+// Checks agents and agent tokens through AgentStore: round trips, the connected-since filter, tenant isolation and marker paging (live connections: agent-connections.test.ts).
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentStore, ConnectionRow } from '../../src/monitoring/agent-store.js';
+import type { AgentStore } from '../../src/monitoring/agent-store.js';
 import { MonitoringStore } from '../../src/monitoring/monitoring-store.js';
 
 const NOW_MS = 1_790_000_000_000;
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
-}
-
-function connection(agentId: string, id: string, connectedMs = NOW_MS): ConnectionRow {
-  return { id, agentId, guid: `guid-${id}`, processVersion: '1.2.3', bundleVersion: '4.5.6', agentIp: '192.0.2.7', connectedMs };
 }
 
 /** Walks a marker-paged list the way the service does (read limit + 1; the extra row's id is the next marker). */
@@ -100,55 +96,6 @@ describe('AgentStore', () => {
             }
           },
         ),
-        { numRuns: 100 },
-      );
-    });
-  });
-
-  describe('connections', () => {
-    it('round-trips a connection, and replaces one with the same id', () => {
-      const c = connection('ag1', 'c1');
-      agents.putConnection('t1', c);
-      expect(agents.connection('t1', 'ag1', 'c1')).toEqual(c);
-      const replaced = { ...c, guid: 'guid-2', agentIp: '198.51.100.1', connectedMs: NOW_MS + 5 };
-      agents.putConnection('t1', replaced);
-      expect(agents.connection('t1', 'ag1', 'c1')).toEqual(replaced);
-      expect(agents.connections('t1', 'ag1', '', 10)).toEqual([replaced]);
-      expect(agents.connection('t1', 'ag1', 'c2')).toBeUndefined();
-    });
-
-    it("scopes connections by tenant and agent", () => {
-      agents.putConnection('t1', connection('ag1', 'c1'));
-      agents.putConnection('t1', connection('ag2', 'c2'));
-      agents.putConnection('t2', connection('ag1', 'c3'));
-      expect(agents.connection('t2', 'ag1', 'c1')).toBeUndefined();
-      expect(agents.connection('t1', 'ag2', 'c1')).toBeUndefined();
-      expect(agents.connections('t1', 'ag1', '', 10).map((c) => c.id)).toEqual(['c1']);
-      expect(agents.connections('t2', 'ag1', '', 10).map((c) => c.id)).toEqual(['c3']);
-      // Connections are recorded without the agent row existing: the store does not tie them together.
-      expect(agents.agent('t1', 'ag1', 0)).toBeUndefined();
-    });
-
-    it('property: marker pages of an agent\'s connections concatenate to their ids in order', () => {
-      fc.assert(
-        fc.property(fc.uniqueArray(idArb, { maxLength: 40 }), fc.uniqueArray(idArb, { maxLength: 10 }), fc.integer({ min: 1, max: 12 }), (mine, theirs, limit) => {
-          const s = new MonitoringStore(undefined);
-          try {
-            for (const id of theirs) {
-              s.agents.putConnection('t2', connection('ag1', id));
-              s.agents.putConnection('t1', connection('ag2', id));
-            }
-            for (const id of mine) s.agents.putConnection('t1', connection('ag1', id));
-            const pages = walk((marker, n) => s.agents.connections('t1', 'ag1', marker, n), limit);
-            const expected = [...mine].sort();
-            expect(pages.flat()).toEqual(expected);
-            expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
-            const last = expected[expected.length - 1];
-            if (last !== undefined) expect(s.agents.connections('t1', 'ag1', `${last}~`, limit)).toEqual([]);
-          } finally {
-            s.close();
-          }
-        }),
         { numRuns: 100 },
       );
     });

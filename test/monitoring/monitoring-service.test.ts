@@ -33,8 +33,8 @@ describe('MonitoringService on disk', () => {
     try {
       expect(second.entities.entity('t1', entity).doc.label).toBe('e');
       expect(second.agents.token('t1', token).token).toBe(value);
-      expect(second.agents.tenantOfToken(value)).toBe('t1');
-      expect(second.agents.tenantOfToken(`${value.slice(0, -2)}t2`)).toBeUndefined();
+      expect(second.agents.tokenOf(value)).toEqual({ tenant: 't1', tokenId: token });
+      expect(second.agents.tokenOf(`${value.slice(0, -2)}t2`)).toBeUndefined();
     } finally {
       second.close();
     }
@@ -60,13 +60,31 @@ describe('MonitoringService on disk', () => {
   it('drops an agent from the list exactly 30 days after its last connection', () => {
     const monitoring = openMonitoring({ dir, clock });
     try {
-      monitoring.agents.recordConnection('t1', { agentId: 'a.example', guid: 'g', processVersion: '1', bundleVersion: '1', agentIp: '10.0.0.1' });
+      const connection = monitoring.agents.connect('t1', { agentId: 'a.example', guid: 'g', processVersion: '1', bundleVersion: '1', agentIp: '10.0.0.1', zoneId: 'mzdfw' });
+      monitoring.agents.disconnect('t1', 'a.example', connection);
       clock.advance(30 * DAY_MS);
       expect(monitoring.agents.listAgents('t1', { limit: 10 }).values.map((a) => a.id)).toEqual(['a.example']);
       clock.advance(1);
       expect(monitoring.agents.listAgents('t1', { limit: 10 }).values).toEqual([]);
     } finally {
       monitoring.close();
+    }
+  });
+
+  it('keeps last_connected across a reopen but no live connection: connections exist only while connected', () => {
+    const first = openMonitoring({ dir, clock });
+    const connection = first.agents.connect('t1', { agentId: 'a.example', guid: 'g', processVersion: '1', bundleVersion: '1', agentIp: '10.0.0.1', zoneId: 'mzdfw' });
+    expect(first.agents.connection('t1', 'a.example', connection).connectedMs).toBe(START_MS);
+    clock.advance(5_000);
+    first.agents.touch('t1', 'a.example');
+    first.close();
+    const second = openMonitoring({ dir, clock });
+    try {
+      expect(second.agents.agent('t1', 'a.example')).toEqual({ id: 'a.example', lastConnectedMs: START_MS + 5_000 });
+      expect(second.agents.listConnections('t1', 'a.example', { limit: 10 })).toEqual({ values: [], nextMarker: null });
+      expect(() => second.agents.connection('t1', 'a.example', connection)).toThrow(expect.objectContaining({ code: 'MONITORING_OBJECT_NOT_FOUND' }));
+    } finally {
+      second.close();
     }
   });
 

@@ -1,4 +1,4 @@
-// Checks monitoring.sqlite through MonitoringStore: the file and its mode, persistence across reopen, transactions, private in-memory stores.
+// Checks monitoring.sqlite through MonitoringStore: the file and its mode, persistence across reopen, transactions, private in-memory stores, upgrades of older files.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MONITORING_FILE_NAME, MonitoringStore } from '../../src/monitoring/monitoring-store.js';
 
 const NOW_MS = 1_790_000_000_000;
+/** The schema version this build writes (schema.sql's "-- @version" line). */
+const SCHEMA_VERSION = 4;
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
@@ -162,8 +164,38 @@ describe('MonitoringStore', () => {
     const after = new Database(join(dir, MONITORING_FILE_NAME), { readonly: true });
     const tables = (after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name);
     expect(tables).toEqual(expect.arrayContaining(runtimeTables));
-    expect(after.pragma('user_version', { simple: true })).toBe(3);
+    expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(after.prepare('SELECT id FROM mon_entity').all()).toEqual([{ id: 'enOld' }]);
+    after.close();
+  });
+
+  it('upgrades a version 3 file: mon_agent_connection is dropped, mon_entity_agent built, the entities kept', () => {
+    new MonitoringStore(dir).close();
+    // Make the file what version 3 wrote: the connection table with a row, no agent index, two entities.
+    const raw = new Database(join(dir, MONITORING_FILE_NAME));
+    raw.exec('DROP INDEX mon_entity_agent');
+    raw.exec(`CREATE TABLE mon_agent_connection (
+      tenant TEXT NOT NULL, agent_id TEXT NOT NULL, id TEXT NOT NULL, guid TEXT NOT NULL, process_version TEXT NOT NULL,
+      bundle_version TEXT NOT NULL, agent_ip TEXT NOT NULL, connected_ms INTEGER NOT NULL, PRIMARY KEY (tenant, agent_id, id)
+    ) STRICT, WITHOUT ROWID`);
+    raw.prepare("INSERT INTO mon_agent_connection VALUES ('t', 'ag1', 'cnOld', 'g', '1', '1', '10.0.0.1', 1)").run();
+    raw.prepare('INSERT INTO mon_entity (tenant, id, doc, created_ms, updated_ms) VALUES (?, ?, ?, 1, 2)').run('t', 'enBound', JSON.stringify({ label: 'a', agent_id: 'ag1' }));
+    raw.prepare('INSERT INTO mon_entity (tenant, id, doc, created_ms, updated_ms) VALUES (?, ?, ?, 1, 2)').run('t', 'enFree', JSON.stringify({ label: 'b', agent_id: null }));
+    raw.pragma('user_version = 3');
+    raw.close();
+    const store = new MonitoringStore(dir);
+    try {
+      expect(store.docs.entitiesOfAgent('t', 'ag1', 10)).toEqual(['enBound']);
+      expect(store.docs.get('mon_entity', { tenant: 't' }, 'enFree')).toEqual({ id: 'enFree', entityId: null, doc: { label: 'b', agent_id: null }, createdMs: 1, updatedMs: 2 });
+    } finally {
+      store.close();
+    }
+    const after = new Database(join(dir, MONITORING_FILE_NAME), { readonly: true });
+    const names = (type: string): string[] => (after.prepare('SELECT name FROM sqlite_master WHERE type = ?').all(type) as { name: string }[]).map((row) => row.name);
+    expect(names('table')).not.toContain('mon_agent_connection');
+    expect(names('index')).toContain('mon_entity_agent');
+    expect(after.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(after.prepare('SELECT id FROM mon_entity ORDER BY id').all()).toEqual([{ id: 'enBound' }, { id: 'enFree' }]);
     after.close();
   });
 });

@@ -1,6 +1,7 @@
 // Owns the JSON shapes of monitoring objects as the reference API renders them (times in integer ms).
+import type { LiveConnection } from '../../../monitoring/agent-connections.js';
 import type { AgentTokenView } from '../../../monitoring/agent-service.js';
-import type { AgentRow, ConnectionRow } from '../../../monitoring/agent-store.js';
+import type { AgentRow } from '../../../monitoring/agent-store.js';
 import type { AlarmDoc } from '../../../monitoring/alarm-rules.js';
 import type { ChangelogRow } from '../../../monitoring/changelog-store.js';
 import type { CheckDoc } from '../../../monitoring/check-rules.js';
@@ -48,7 +49,7 @@ export function agentView(agent: AgentRow): Record<string, unknown> {
 }
 
 /** An agent connection (spec 2.2). */
-export function connectionView(c: ConnectionRow): Record<string, unknown> {
+export function connectionView(c: LiveConnection): Record<string, unknown> {
   return { id: c.id, guid: c.guid, agent_id: c.agentId, process_version: c.processVersion, bundle_version: c.bundleVersion, agent_ip: c.agentIp };
 }
 
