@@ -16,8 +16,6 @@ export const AGENT_INVALID_MESSAGES_MAX = 16;
 export const AGENT_REQUEST_TIMEOUT_MS = 10 * SECOND_MS;
 /** How long a new connection has to finish its TLS handshake. */
 export const AGENT_TLS_HANDSHAKE_TIMEOUT_MS = 10 * SECOND_MS;
-/** How long the endpoint's stop() waits for closed connections to finish their TLS shutdown before destroying them. */
-export const AGENT_STOP_GRACE_MS = 2 * SECOND_MS;
 /** How long a TLS connection has to complete handshake.hello (the reference's handshake timeout is 30 s). */
 export const AGENT_HELLO_TIMEOUT_MS = 30 * SECOND_MS;
 /** Heartbeat interval the endpoint tells agents (handshake result heartbeat_interval). */

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Owns the strata command line: the one entry point, and the only reader of argv and env.
 import { Command } from 'commander';
+import { agentCaCommand } from './agent-ca-command.js';
+import { agentCommand } from './agent-command.js';
+import { agentUpdateCommand } from './agent-update-command.js';
 import { checkCommand } from './check-command.js';
 import { dnsCommand } from './dns-command.js';
 import { ingestCommand } from './ingest-command.js';
@@ -19,4 +22,7 @@ program.addCommand(queryCommand());
 program.addCommand(planCommand());
 program.addCommand(dnsCommand());
 program.addCommand(checkCommand());
+program.addCommand(agentCommand());
+program.addCommand(agentCaCommand());
+program.addCommand(agentUpdateCommand());
 await program.parseAsync(process.argv);
