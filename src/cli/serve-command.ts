@@ -11,6 +11,8 @@ import { openStore } from '../store.js';
 import type { Store } from '../store-types.js';
 import { printError } from './print-error.js';
 import { runtimeOptionsOf, serveOptions, type ServeOptions } from './serve-options.js';
+import { startAgentEndpoint } from './serve-agents.js';
+import type { AgentEndpoint } from '../agent/endpoint/agent-endpoint.js';
 
 /** Exit code when the server cannot start or stop cleanly. */
 const EXIT_FAILURE = 1;
@@ -36,7 +38,7 @@ function printFirstRun(admin: { username: string; tenant: string; apiKey: string
 }
 
 /** Stops accepting, lets in-flight requests finish, makes everything durable; exits 0 (1 on failure or timeout). */
-function installShutdown(app: StrataServer, store: Store, identity: IdentityService, logger: Logger, timeoutS: number): void {
+function installShutdown(app: StrataServer, store: Store, identity: IdentityService, logger: Logger, timeoutS: number, agents: () => AgentEndpoint | undefined): void {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) return;
@@ -48,7 +50,9 @@ function installShutdown(app: StrataServer, store: Store, identity: IdentityServ
     }, timeoutS * 1000);
     timer.unref();
     try {
-      // Checks stop first (their last metrics and alarm changes are written), then requests drain.
+      // Agents are disconnected first (no more posted results), checks stop next (their last
+      // metrics and alarm changes are written), then requests drain.
+      await agents()?.stop();
       await app.strata.runtime.stop();
       await app.close();
       await store.close();
@@ -112,7 +116,10 @@ async function serve(options: ServeOptions): Promise<void> {
     },
     runtime: runtimeOptionsOf(options),
   });
-  installShutdown(app, store, identity, logger, options.shutdownTimeout);
+  let agents: AgentEndpoint | undefined;
+  installShutdown(app, store, identity, logger, options.shutdownTimeout, () => agents);
+  // The agent endpoint's lines come before the "listening on" line scripts wait for.
+  agents = await startAgentEndpoint(app, options, logger);
   await app.listen({ host: options.host, port: options.port });
   // Checks run and notifications go out only once the API is up; checks load in chunks meanwhile.
   app.strata.runtime.start().catch((error: unknown) => logger.error({ err: error }, 'the monitoring runtime could not load its checks'));

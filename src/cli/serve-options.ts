@@ -16,10 +16,11 @@ import { DEFAULT_TOKEN_TTL_MS, TOKEN_TTL_MS_MAX, TOKEN_TTL_MS_MIN } from '../ide
 import { ROLLUP_WORKERS_MAX } from '../core/limits.js';
 import { CHECK_CONCURRENCY_DEFAULT, CHECK_CONCURRENCY_MAX, DELIVERY_ATTEMPTS_CEILING, DELIVERY_ATTEMPTS_DEFAULT } from '../monitoring/monitoring-limits.js';
 import type { RuntimeOptions } from '../monitoring/monitoring-runtime.js';
+import { agentServeOptions, type AgentServeFlags } from './agent-serve-options.js';
 import { dataOption, integerIn, parseBoolean } from './cli-parsers.js';
 
 /** The parsed options of `strata serve`, as commander names them. */
-export interface ServeOptions {
+export interface ServeOptions extends AgentServeFlags {
   readonly host: string;
   readonly port: number;
   readonly data: string;
@@ -159,6 +160,7 @@ export function serveOptions(): Option[] {
       .default(30)
       .argParser(integerIn(1, SHUTDOWN_TIMEOUT_S_MAX)),
     ...runtimeOptions(),
+    ...agentServeOptions(),
   ];
 }
 

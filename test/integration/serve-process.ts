@@ -29,9 +29,14 @@ export interface ServeProcess {
   readonly exited: Promise<number | string>;
 }
 
-/** Spawns `strata serve --port 0` on `dataDir` and waits for its "listening on" line. */
+/**
+ * Spawns `strata serve --port 0` on `dataDir` and waits for its "listening on" line. The agent
+ * endpoints listen on free ports too (`--agent-ports 0,0,0`) unless the arguments name ports or
+ * turn them off, so servers of parallel test files never compete for the default ports.
+ */
 export async function startServe(dataDir: string, extraArgs: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dataDir, '--log-level', 'warn', ...extraArgs], {
+  const agentArgs = extraArgs.some((arg) => arg.startsWith('--agent-ports') || arg === '--no-agent-endpoint') ? [] : ['--agent-ports', '0,0,0'];
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dataDir, '--log-level', 'warn', ...agentArgs, ...extraArgs], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
