@@ -5,6 +5,7 @@ import { AgentEndpoint } from '../agent/endpoint/agent-endpoint.js';
 import { monitoringBackend } from '../agent/endpoint/monitoring-backend.js';
 import { UpdateStore } from '../agent/update/update-store.js';
 import { systemClock } from '../core/clock.js';
+import { addAgentMetrics } from '../http/agent-metrics.js';
 import type { StrataServer } from '../http/server.js';
 import { agentCertHostsOf, agentListenOf, type AgentServeFlags } from './agent-serve-options.js';
 
@@ -37,6 +38,7 @@ export async function startAgentEndpoint(app: StrataServer, options: ServeAgents
     options: { listen, tls, heartbeatIntervalMs: options.agentHeartbeatMs, updates },
   });
   const bound = await endpoint.start();
+  addAgentMetrics(app.strata.metrics.registry, () => endpoint.stats());
   for (const { zoneId, host, port } of bound) {
     const shown = host.includes(':') ? `[${host}]` : host;
     process.stdout.write(`agent endpoint ${zoneId} listening on tls://${shown}:${port}\n`);
