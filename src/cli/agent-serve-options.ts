@@ -48,7 +48,7 @@ export function agentServeOptions(): Option[] {
   return [
     new Option('--no-agent-endpoint', 'do not listen for agents'),
     new Option('--agent-host <address>', 'address the agent endpoints listen on').env('STRATA_AGENT_HOST').default('127.0.0.1').argParser(listenHost),
-    new Option('--agent-ports <ports>', 'comma-separated TLS ports of the agent endpoints, one per monitoring zone this process runs, in zone id order (0 picks a free one)')
+    new Option('--agent-ports <ports>', 'comma-separated TLS ports of the agent endpoints in zone id order: one per configured monitoring zone, or one per zone this process runs (--zones); 0 picks a free one')
       .env('STRATA_AGENT_PORTS')
       .default([...AGENT_PORTS_DEFAULT], AGENT_PORTS_DEFAULT.join(','))
       .argParser(portList),
@@ -62,12 +62,18 @@ export function agentServeOptions(): Option[] {
   ];
 }
 
-/** One listener per zone this process runs, paired with the ports in order; CONFIG_INVALID when the counts differ. */
-export function agentListenOf(flags: AgentServeFlags, zoneIds: readonly string[]): AgentListen[] {
-  if (flags.agentPorts.length !== zoneIds.length) {
-    throw configError('agentPorts', `${zoneIds.length} ports, one per zone (${zoneIds.join(', ')})`, flags.agentPorts.join(','));
+/**
+ * One listener per zone this process runs. The ports list one port per configured zone (the
+ * default's shape, so `--zones` alone picks those zones' ports) or one per zone this process runs,
+ * in zone id order; any other count is CONFIG_INVALID.
+ */
+export function agentListenOf(flags: AgentServeFlags, configuredZoneIds: readonly string[], runZoneIds: readonly string[]): AgentListen[] {
+  const ports = flags.agentPorts;
+  const byConfigured = ports.length === configuredZoneIds.length;
+  if (!byConfigured && ports.length !== runZoneIds.length) {
+    throw configError('agentPorts', `${configuredZoneIds.length} ports (one per configured zone: ${configuredZoneIds.join(', ')}) or ${runZoneIds.length} (one per zone run)`, ports.join(','));
   }
-  return zoneIds.map((zoneId, i) => ({ zoneId, host: flags.agentHost, port: flags.agentPorts[i] as number }));
+  return runZoneIds.map((zoneId, i) => ({ zoneId, host: flags.agentHost, port: ports[byConfigured ? configuredZoneIds.indexOf(zoneId) : i] as number }));
 }
 
 /** The names the endpoint certificate covers: the flag's, else the loopback names plus the listen address when it is a specific one. */

@@ -24,8 +24,9 @@ export async function startAgentEndpoint(app: StrataServer, options: ServeAgents
   if (!options.agentEndpoint) return undefined;
   const { monitoring, runtime } = app.strata;
   // The zones in configured (id) order, as the runtime runs them.
-  const zoneIds = monitoring.zones.map((zone) => zone.id).filter((id) => options.zones === undefined || options.zones.includes(id));
-  const listen = agentListenOf(options, zoneIds);
+  const configured = monitoring.zones.map((zone) => zone.id);
+  const zoneIds = configured.filter((id) => options.zones === undefined || options.zones.includes(id));
+  const listen = agentListenOf(options, configured, zoneIds);
   const hosts = agentCertHostsOf(options, AGENT_CERT_HOSTS_DEFAULT);
   const tls = loadAgentTls({ dataDir: options.data, hosts, clock: systemClock });
   if (tls.created) logger.info({ dir: options.data, hosts }, 'created the agent root CA and endpoint certificate');
