@@ -6,6 +6,8 @@ import { MONITORING_AGENT_CONNECTIONS_MAX } from '../monitoring/monitoring-limit
 
 /** Longest protocol line (one JSON message) either side reads; a longer line is AGENT_LINE_TOO_LONG and closes the connection. */
 export const AGENT_LINE_BYTES_MAX = 1024 * 1024;
+/** Longest protocol line the endpoint reads before a connection's handshake.hello succeeded (a hello is a few hundred bytes); it rises to AGENT_LINE_BYTES_MAX after, so unauthenticated connections cannot make the endpoint buffer much. */
+export const AGENT_HELLO_LINE_BYTES_MAX = 16 * 1024;
 /** Most bytes a peer may leave unread in our write buffer before the connection is closed (AGENT_PEER_TOO_SLOW). */
 export const AGENT_WRITE_BUFFER_BYTES_MAX = 4 * 1024 * 1024;
 /** Most requests one side may have waiting for responses on one connection. */
@@ -26,14 +28,42 @@ export const AGENT_HEARTBEAT_INTERVAL_MS_MIN = 100;
 export const AGENT_IDLE_HEARTBEATS_MAX = 3;
 /** The endpoint refreshes an agent's last_connected at most this often while it stays connected. */
 export const AGENT_TOUCH_INTERVAL_MS = HOUR_MS;
+/** The endpoint checks a session's agent token again on a heartbeat at most this often: a deleted token disconnects its agents within about this long (plus a heartbeat interval). */
+export const AGENT_REAUTH_INTERVAL_MS = MINUTE_MS;
+/** Requests per second one agent connection may send on average (a token bucket); beyond it a request is answered 400 AGENT_RATE_LIMITED and not served. An agent with AGENT_SCHEDULE_CHECKS_MAX checks at the shortest period posts about 17 a second. */
+export const AGENT_REQUESTS_PER_SECOND_MAX = 50;
+/** Requests one agent connection may send at once above the average rate (the token bucket's size). */
+export const AGENT_REQUESTS_BURST_MAX = 100;
+/** Check result posts the agent sends per second over one connection, below AGENT_REQUESTS_PER_SECOND_MAX so heartbeats and schedule fetches fit beside a backlog being drained. */
+export const AGENT_CLIENT_POSTS_PER_SECOND_MAX = 40;
+/** How long the agent holds posts on a connection after the endpoint answered AGENT_RATE_LIMITED. */
+export const AGENT_RATE_LIMITED_BACKOFF_MS = 1_000;
+/** Requests refused with AGENT_RATE_LIMITED on one connection, without a pause long enough to refill the bucket, after which the endpoint closes the connection. */
+export const AGENT_RATE_LIMITED_CLOSE_AFTER = 1_000;
+/** How long the endpoint reuses the newest published bundle version of a channel before it reads the update directory again: a new bundle is offered within this. */
+export const AGENT_UPDATE_VERSION_CACHE_MS = MINUTE_MS;
+/** Most update channels whose newest version the endpoint caches (it serves one; the cache is emptied when full). */
+export const AGENT_UPDATE_VERSION_CACHE_CHANNELS_MAX = 64;
 /** Most connections (handshaken or not) the endpoint holds across all its zones; the process's file descriptors bound it. */
 export const AGENT_CONNECTIONS_MAX = 16_384;
 /** Most TLS connections still in handshake (TLS or hello) at once. */
 export const AGENT_PENDING_HANDSHAKES_MAX = 1_024;
+/** Most of those one remote address (an IPv6 /64) may hold; beyond it its new connections are dropped at once, so one address cannot take the whole pool. */
+export const AGENT_PENDING_HANDSHAKES_PER_ADDRESS_MAX = 16;
+/** Most update downloads (HTTP connections on the agent ports) at once; they have their own pool, apart from the pending handshakes. */
+export const AGENT_UPDATE_DOWNLOADS_MAX = 64;
+/** Most update downloads one remote address (an IPv6 /64) may hold at once. */
+export const AGENT_UPDATE_DOWNLOADS_PER_ADDRESS_MAX = 4;
+/** The endpoint logs failed TLS handshakes (unauthenticated, so cheap to cause) as one summary line at most this often, never one line each. */
+export const AGENT_LOG_SUMMARY_INTERVAL_MS = MINUTE_MS;
+/** Most distinct failure reasons one summary line counts separately; the rest count as `other`. */
+export const AGENT_LOG_SUMMARY_REASONS_MAX = 8;
 /** Most handshaken connections one agent token may hold at once. */
 export const AGENT_TOKEN_CONNECTIONS_MAX = 10_000;
 /** Most agent checks one agent's schedule lists. */
 export const AGENT_SCHEDULE_CHECKS_MAX = 500;
+/** Longest check period (and so check timeout) in seconds an agent accepts in a check_schedule.get result; keeps every check timer far below setTimeout's 2^31 ms. */
+export const AGENT_CHECK_PERIOD_S_MAX = 86_400;
 /** Most entities one agent id may be bound to (entities whose agent_id names it) for its schedule. */
 export const AGENT_ENTITIES_MAX = 16;
 /** Most metrics one check_metrics.post may carry (over all its dimensions). */
@@ -44,6 +74,8 @@ export const AGENT_POST_DIMENSIONS_MAX = 256;
 export const AGENT_FIELD_LENGTH_MAX = 1_024;
 /** How far a posted metric timestamp may be ahead of the endpoint's clock. */
 export const AGENT_FUTURE_SKEW_MS = 5 * MINUTE_MS;
+/** A posted metric timestamp must be at least this much newer than the oldest the engine takes (its FULL retention): the points reach the engine a little after the post is acknowledged. */
+export const AGENT_POST_RETENTION_MARGIN_MS = 5 * MINUTE_MS;
 /** Most features a handshake may list. */
 export const AGENT_FEATURES_MAX = 32;
 /** Longest string id a protocol message may carry (the Lua agent sends ids as strings). */
@@ -65,6 +97,8 @@ export const AGENT_RECONNECT_MAX_MS = 5 * MINUTE_MS;
 export const AGENT_BUFFER_RESULTS_MAX = 10_000;
 /** Most result posts the agent has in flight at once over one connection. */
 export const AGENT_POSTS_IN_FLIGHT_MAX = 8;
+/** Most times the agent posts one result: a result that fails this often (lost with its connection or refused other than 400) is dropped and counted, so none blocks the buffer. */
+export const AGENT_POST_ATTEMPTS_MAX = 5;
 /** How often the agent asks for a newer bundle while connected. */
 export const AGENT_UPDATE_CHECK_INTERVAL_MS = 6 * HOUR_MS;
 /** Largest update bundle the agent downloads (and the endpoint serves). */
@@ -106,14 +140,21 @@ export const AGENT_CERT_BACKDATE_MS = HOUR_MS;
 export const AGENT_CA_FILE_BYTES_MAX = 64 * 1024;
 
 assert(AGENT_WRITE_BUFFER_BYTES_MAX >= 2 * AGENT_LINE_BYTES_MAX, 'a full-size line fits the write buffer twice');
+assert(AGENT_HELLO_LINE_BYTES_MAX <= AGENT_LINE_BYTES_MAX, 'a session reads longer lines after its hello, never shorter');
+assert(AGENT_REQUESTS_BURST_MAX >= AGENT_REQUESTS_PER_SECOND_MAX && AGENT_RATE_LIMITED_CLOSE_AFTER > AGENT_REQUESTS_BURST_MAX, 'the request bucket holds a second of requests, and closing takes sustained abuse');
 assert(AGENT_HEARTBEAT_INTERVAL_MS_MIN < AGENT_HEARTBEAT_INTERVAL_MS, 'the default heartbeat interval is allowed');
 assert(AGENT_PENDING_HANDSHAKES_MAX <= AGENT_CONNECTIONS_MAX, 'pending handshakes count among connections');
+assert(AGENT_PENDING_HANDSHAKES_PER_ADDRESS_MAX < AGENT_PENDING_HANDSHAKES_MAX, 'one address cannot take every pending slot');
+assert(AGENT_UPDATE_DOWNLOADS_PER_ADDRESS_MAX < AGENT_UPDATE_DOWNLOADS_MAX, 'one address cannot take every download slot');
+assert(AGENT_PENDING_HANDSHAKES_MAX + AGENT_UPDATE_DOWNLOADS_MAX <= AGENT_CONNECTIONS_MAX, 'pending handshakes and downloads count among connections');
 assert(AGENT_TOKEN_CONNECTIONS_MAX <= AGENT_CONNECTIONS_MAX, 'one token cannot hold more than the endpoint');
 assert(AGENT_CONNECTIONS_MAX === MONITORING_AGENT_CONNECTIONS_MAX, 'the live-connection registry holds every connection the endpoint admits');
 assert(AGENT_RECONNECT_BASE_MS < AGENT_RECONNECT_MAX_MS, 'backoff grows');
 assert(AGENT_HELLO_TIMEOUT_MS > AGENT_TLS_HANDSHAKE_TIMEOUT_MS, 'hello waits longer than TLS');
 assert(AGENT_METRIC_NAME_LENGTH_MAX + 22 <= METRIC_NAME_LENGTH_MAX, 'an agent metric name fits an engine series name after `<entityId>.<checkId>.`');
 assert(AGENT_HEARTBEAT_INTERVAL_MS < AGENT_HEARTBEAT_INTERVAL_MS_MAX, 'the default heartbeat interval is accepted by agents');
+assert(AGENT_CHECK_PERIOD_S_MAX * SECOND_MS < 2 ** 31 - 1, 'the longest check period is a valid setTimeout delay');
 assert(UPDATE_HTTP_IDLE_TIMEOUT_MS < AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS, 'a stalled update download ends before its deadline');
 assert(AGENT_SERVER_CERT_RENEW_BEFORE_MS < AGENT_SERVER_CERT_VALIDITY_MS, 'a new server certificate is not due for renewal at once');
 assert(AGENT_SERVER_CERT_VALIDITY_MS < AGENT_CA_VALIDITY_MS, 'the root outlives the server certificates it issues');
+assert(AGENT_CLIENT_POSTS_PER_SECOND_MAX < AGENT_REQUESTS_PER_SECOND_MAX, 'the agent paces its posts below the endpoint\'s rate limit');

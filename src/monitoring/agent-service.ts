@@ -1,6 +1,7 @@
 // Owns agents (listed while connected within 30 days), their live connections, and agent tokens.
 import { createHmac } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
+import { StrataError } from '../core/errors.js';
 import { sha256 } from '../identity/secrets.js';
 import { AgentConnections, type ConnectionFields, type LiveConnection } from './agent-connections.js';
 import type { AgentRow, AgentTokenRow } from './agent-store.js';
@@ -8,7 +9,7 @@ import { isAgentId } from './agent-rules.js';
 import { keep } from './body-merge.js';
 import { newId } from './ids.js';
 import { limitReached, notFound } from './monitoring-errors.js';
-import { AGENT_RETENTION_MS, AGENT_TOKENS_PER_TENANT_MAX } from './monitoring-limits.js';
+import { AGENT_RETENTION_MS, AGENT_TOKENS_PER_TENANT_MAX, AGENTS_PER_TENANT_MAX } from './monitoring-limits.js';
 import type { MonitoringStore } from './monitoring-store.js';
 import { pageOf, type Page, type PageRequest } from './paging.js';
 import type { AgentTokenCreate, AgentTokenUpdate } from './schemas/agent-token-schema.js';
@@ -30,6 +31,8 @@ export interface AgentTokenOwner {
 
 /** Agents, their live connections and agent tokens of a tenant. */
 export class AgentService {
+  /** Counts a tenant's agents connected since a time, stopping at a limit (bounded work). */
+
   constructor(
     private readonly store: MonitoringStore,
     private readonly clock: Clock,
@@ -37,6 +40,8 @@ export class AgentService {
     private readonly tokenKey: Buffer,
     /** The live connections (in memory: they exist only while connected). */
     private readonly live: AgentConnections = new AgentConnections(),
+    /** Most agents a tenant may have (AGENTS_PER_TENANT_MAX). */
+    private readonly agentsMax: number = AGENTS_PER_TENANT_MAX,
   ) {}
 
   /** Agents that connected before this are gone from the list (spec 2.1). */
@@ -72,10 +77,12 @@ export class AgentService {
 
   /**
    * Registers a live connection (the agent endpoint's handshake) and records that the agent
-   * connected now; returns the connection id. AGENT_CONNECTIONS_OVER_LIMIT when the registry is full.
+   * connected now; returns the connection id. AGENT_CONNECTIONS_OVER_LIMIT when the registry is
+   * full, or when the agent is a new one and the tenant has AGENTS_PER_TENANT_MAX agents.
    */
   connect(tenant: string, fields: ConnectionFields): string {
     const nowMs = this.clock.now();
+    this.admitAgent(tenant, fields.agentId);
     const connection = this.live.add(tenant, fields, nowMs);
     try {
       this.store.agents.touchAgent(tenant, fields.agentId, nowMs);
@@ -87,9 +94,27 @@ export class AgentService {
     return connection.id;
   }
 
-  /** Removes a live connection (the endpoint's session closed); removing one twice is harmless. */
+  /**
+   * Refuses an agent id the tenant has not had within the retention when it already has
+   * `agentsMax` agents: a token would otherwise add agents (rows kept for the retention) without
+   * bound. Agents already listed always connect again.
+   */
+  private admitAgent(tenant: string, agentId: string): void {
+    const since = this.since();
+    if (this.store.agents.agent(tenant, agentId, since) !== undefined) return;
+    const count = this.store.agents.agentCount(tenant, since, this.agentsMax);
+    if (count < this.agentsMax) return;
+    throw new StrataError('AGENT_CONNECTIONS_OVER_LIMIT', `the tenant has the most agents it may (${this.agentsMax}); agent ${agentId} is a new one`, {
+      limit: 'tenant_agents',
+      max: this.agentsMax,
+    });
+  }
+
+  /** Removes a live connection (the endpoint's session closed) and records the time as last_connected; removing one twice is harmless. */
   disconnect(tenant: string, agentId: string, connectionId: string): void {
-    this.live.remove(tenant, agentId, connectionId);
+    // An agent was connected until now: last_connected moves to the disconnect, so the 30 days
+    // of spec 2.1 count from when it left, not from its last hourly touch.
+    if (this.live.remove(tenant, agentId, connectionId)) this.store.agents.touchAgent(tenant, agentId, this.clock.now());
   }
 
   /** Records that a connected agent is still connected now (last_connected; spec 2.1). */

@@ -48,6 +48,9 @@ export class AgentStore {
       tokens: db.prepare<[string, string, number], RawToken>(
         'SELECT id, label, token_sha256, created_ms, updated_ms FROM mon_agent_token WHERE tenant = ? AND id >= ? ORDER BY id LIMIT ?',
       ),
+      agentCount: db.prepare<[string, number, number], { n: number }>(
+        'SELECT count(*) AS n FROM (SELECT 1 FROM mon_agent WHERE tenant = ? AND last_connected_ms >= ? LIMIT ?)',
+      ),
       tokenCount: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM mon_agent_token WHERE tenant = ?'),
       labelToken: db.prepare('UPDATE mon_agent_token SET label = ?, updated_ms = ? WHERE tenant = ? AND id = ?'),
       deleteToken: db.prepare('DELETE FROM mon_agent_token WHERE tenant = ? AND id = ?'),
@@ -85,6 +88,11 @@ export class AgentStore {
   /** Up to `limit` agent tokens with id >= marker, by id. */
   tokens(tenant: string, marker: string, limit: number): AgentTokenRow[] {
     return this.s.tokens.all(tenant, marker, limit).map(toToken);
+  }
+
+  /** How many agents connected at or after `sinceMs`, counted up to `limit` (the count stops there). */
+  agentCount(tenant: string, sinceMs: number, limit: number): number {
+    return this.s.agentCount.get(tenant, sinceMs, limit)?.n ?? 0;
   }
 
   /** How many agent tokens the tenant holds. */

@@ -69,6 +69,8 @@ export const NOTIFICATIONS_PER_TENANT_MAX = 1_000;
 export const PLANS_PER_TENANT_MAX = 1_000;
 /** Most agent tokens a tenant may hold. */
 export const AGENT_TOKENS_PER_TENANT_MAX = 1_000;
+/** Most agents a tenant may have (connected within AGENT_RETENTION_MS); a new agent id beyond it is refused, known ones still connect. An agent is of use only with an entity. */
+export const AGENTS_PER_TENANT_MAX = ENTITIES_PER_TENANT_MAX;
 /** An agent that has not connected for this long drops out of the agent list (spec 2.1). */
 export const AGENT_RETENTION_MS = 30 * DAY_MS;
 /** Most live agent connections the process holds in memory (the agent endpoint's AGENT_CONNECTIONS_MAX is the same number). */
@@ -127,7 +129,6 @@ export const HTTP_CHECK_REDIRECTS_MAX = 5;
 export const HTTP_CHECK_BODY_MATCH_LENGTH_MAX = 1024;
 /** Longest wait for the DNS lookup of a check's target_hostname (or a redirect's host) when the caller gives no shorter bound. */
 export const PROBE_RESOLVE_TIMEOUT_MS = 5_000;
-
 assert(HTTP_CHECK_BODY_MATCH_LENGTH_MAX <= STRING_VALUE_LENGTH_MAX, 'a body_match value fits a stored string value');
 
 // --- Accounts (issue 11, H1): account settings and the default notification and plan. ---
@@ -144,10 +145,7 @@ export const DEFAULTS_ENSURED_TENANTS_MAX = 10_000;
 assert(WEBHOOK_TOKEN_LENGTH_MIN <= WEBHOOK_TOKEN_LENGTH_GENERATED && WEBHOOK_TOKEN_LENGTH_GENERATED <= WEBHOOK_TOKEN_LENGTH_MAX, 'a generated webhook token is a valid one');
 
 // --- H5a: check runner (scheduler, per-zone runs, result sink) ---
-/**
- * Check runs in flight at once by default. The issue's target is 1,000 runs/s; at a few ms per run
- * that is a handful in flight, and 256 leaves room for targets up to ~250 ms slow at that rate.
- */
+/** Check runs in flight at once by default: 1,000 runs/s (the target) at up to ~250 ms per run. */
 export const CHECK_CONCURRENCY_DEFAULT = 256;
 /** Most check runs an operator may allow in flight at once (each holds a socket). */
 export const CHECK_CONCURRENCY_MAX = 4_096;
@@ -165,7 +163,7 @@ export const CHECK_LAG_WINDOW_RUNS = 4_096;
 export const CHECK_SINK_FLUSH_MS = 250;
 /** The result sink writes at once when this many points are pending. */
 export const CHECK_SINK_BATCH_POINTS = 10_000;
-/** Most points the sink holds while the engine is slow or failing; points beyond it are dropped and counted. */
+/** Most points the sink holds while the engine is slow or failing; a result whose points do not all fit is refused whole (counted as dropped). */
 export const CHECK_SINK_PENDING_POINTS_MAX = 200_000;
 /** Most (check, metric) type declarations the sink remembers; when full it forgets them all (declaring again is harmless). */
 export const CHECK_DECLARED_TYPES_MAX = 1_000_000;
@@ -203,7 +201,6 @@ export const DNS_CHECK_PORT_DEFAULT = 53;
 export const DNS_QUERY_LENGTH_MAX = 254;
 /** Longest `answer` metric of a remote.dns check, in characters; longer answers are cut. */
 export const DNS_CHECK_ANSWER_LENGTH_MAX = 1024;
-
 assert(PING_CHECK_COUNT_MIN <= PING_CHECK_COUNT_DEFAULT && PING_CHECK_COUNT_DEFAULT <= PING_CHECK_COUNT_MAX, 'the default ping count is a valid count');
 assert(PING_EXIT_MARGIN_MS < CHECK_TIMEOUT_S_MIN * 1000, 'the ping exit margin leaves the program part of the shortest timeout');
 assert(DNS_CHECK_PORT_DEFAULT <= NETWORK_PORT_MAX, 'the default DNS port is a port');
@@ -244,10 +241,7 @@ export const DELIVERY_STOP_WAIT_MS_MAX = 10_000;
 export const DELIVERY_ERROR_LENGTH_MAX = 512;
 /** Most attempts GET /deliveries/{id} lists (the latest ones). */
 export const DELIVERY_ATTEMPTS_SHOWN_MAX = 100;
-/**
- * Pending deliveries past which the outbox is over its depth: an enqueue is still recorded (an
- * acknowledged alarm change is never dropped), but counted and logged; the age limit below drains it.
- */
+/** Pending deliveries past which the outbox is over its depth: an enqueue is still recorded, but counted and logged; the age limit below drains it. */
 export const OUTBOX_PENDING_MAX = 100_000;
 /** The outbox measures its depth once every this many enqueues (a bounded count), not on each one. */
 export const OUTBOX_DEPTH_CHECK_EVERY = 64;
@@ -261,7 +255,6 @@ export const OUTBOX_PRUNE_BATCH_MAX = 500;
 export const OUTBOX_PRUNE_INTERVAL_MS = 60_000;
 /** Most bytes of a webhook receiver's answer read (then discarded); the rest is not read. */
 export const WEBHOOK_RESPONSE_BYTES_MAX = 64 * 1024;
-
 assert(DELIVERY_ATTEMPTS_DEFAULT <= DELIVERY_ATTEMPTS_CEILING, 'the default attempt count is an allowed one');
 assert(DELIVERY_RETRY_BASE_MS_DEFAULT <= DELIVERY_RETRY_MAX_MS_DEFAULT && DELIVERY_RETRY_MAX_MS_DEFAULT <= DELIVERY_RETRY_MAX_MS_CEILING, 'the default retry delays are allowed ones');
 assert(DELIVERY_ATTEMPT_TIMEOUT_MS_DEFAULT <= DELIVERY_ATTEMPT_TIMEOUT_MS_MAX, 'the default attempt timeout is an allowed one');
@@ -292,7 +285,6 @@ export const INCIDENT_TEXT_LENGTH_MAX = 1024;
 export const GATEWAY_TIMEOUT_MS = DELIVERY_ATTEMPT_TIMEOUT_MS_MAX;
 /** Longest error text a channel reports for a failed attempt, in characters. */
 export const CHANNEL_ERROR_TEXT_LENGTH_MAX = 300;
-
 assert(SMTP_SENDS_PENDING_MAX >= DELIVERY_CONCURRENCY_MAX, 'an email channel holds every attempt the deliverer may run at once');
 assert(CHANNEL_ERROR_TEXT_LENGTH_MAX <= DELIVERY_ERROR_LENGTH_MAX, "a channel's error text fits the recorded error");
 
@@ -301,6 +293,5 @@ assert(CHANNEL_ERROR_TEXT_LENGTH_MAX <= DELIVERY_ERROR_LENGTH_MAX, "a channel's 
 export const TEST_RUNS_CONCURRENCY_MAX = 16;
 /** Most on-demand test runs one tenant may have in flight; more are refused with MONITORING_TEST_RUNS_BUSY, so one tenant cannot take every test slot. */
 export const TEST_RUNS_PER_TENANT_MAX = 4;
-
 assert(TEST_RUNS_PER_TENANT_MAX <= TEST_RUNS_CONCURRENCY_MAX, 'one tenant fits the test run concurrency');
 assert(TEST_RUNS_CONCURRENCY_MAX <= CHECK_CONCURRENCY_DEFAULT, 'test runs are a small share next to the scheduled runs');

@@ -167,9 +167,13 @@ export class MonitoringRuntime {
   /**
    * Takes one result of an agent check, posted by the agent endpoint: its metrics go to the engine
    * under their bare names and its alarms are evaluated, exactly as a scheduled remote run's are.
+   * Throws AGENT_BUSY, taking nothing, when the metrics queue to the engine cannot hold all of its
+   * points: the endpoint then refuses the post and the agent keeps the result to post it again.
    */
   acceptAgentResult(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void {
-    this.sink.accept(tenant, check, result);
+    if (!this.sink.accept(tenant, check, result)) {
+      throw new StrataError('AGENT_BUSY', 'the metrics queue to the engine is full; post the result again later', { points: Object.keys(result.metrics).length });
+    }
   }
 
   /** Writes the pending check metrics now. */

@@ -1,10 +1,11 @@
-// Checks live agent connections: the in-memory registry (ids, tenant and agent scoping, the bound, removal) and AgentService over it (touching last_connected, 404s after disconnect, marker pages).
+// Checks live agent connections: the in-memory registry (ids, tenant and agent scoping, the bound, removal) and AgentService over it (touching last_connected, 404s after disconnect, marker pages, the agents a tenant may have).
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AssertionFailure } from '../../src/core/assert.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { AgentConnections, type ConnectionFields } from '../../src/monitoring/agent-connections.js';
 import { AgentService } from '../../src/monitoring/agent-service.js';
+import { AGENT_RETENTION_MS, AGENTS_PER_TENANT_MAX, ENTITIES_PER_TENANT_MAX } from '../../src/monitoring/monitoring-limits.js';
 import { MonitoringStore } from '../../src/monitoring/monitoring-store.js';
 
 const NOW_MS = 1_790_000_000_000;
@@ -136,6 +137,38 @@ describe('AgentService live connections', () => {
     expect(first.nextMarker).toBe(ids[2]);
     const last = agents.listConnections('t1', 'ag1', { marker: ids[4] as string, limit: 2 });
     expect(last).toEqual({ values: [expect.objectContaining({ id: ids[4] })], nextMarker: null });
+  });
+
+  it('refuses a new agent id once the tenant has agentsMax agents, still connects known ones, and counts only agents within the retention', () => {
+    expect(AGENTS_PER_TENANT_MAX).toBe(ENTITIES_PER_TENANT_MAX);
+    const capped = new AgentService(store, clock, randomBytes(32), new AgentConnections(), 2);
+    const first = capped.connect('t1', fields('ag1'));
+    capped.connect('t1', fields('ag2'));
+    expect(codeOf(() => capped.connect('t1', fields('ag3')))).toBe('AGENT_CONNECTIONS_OVER_LIMIT');
+    const refused = (() => {
+      try {
+        capped.connect('t1', fields('ag3'));
+      } catch (error) {
+        return error as { details: unknown; message: string };
+      }
+      return undefined;
+    })();
+    expect(refused?.details).toEqual({ limit: 'tenant_agents', max: 2 });
+    expect(refused?.message).toContain('ag3');
+    // Nothing of the refused agent was kept: no row, no connection.
+    expect(codeOf(() => capped.agent('t1', 'ag3'))).toBe('MONITORING_OBJECT_NOT_FOUND');
+    expect(capped.liveConnections()).toBe(2);
+    // Known agents connect again (another zone, or after a disconnect); other tenants have their own count.
+    capped.disconnect('t1', 'ag1', first);
+    capped.connect('t1', fields('ag1', 'mzord'));
+    capped.connect('t1', fields('ag2', 'mziad'));
+    capped.connect('t2', fields('ag3'));
+    // An agent not seen within the retention no longer counts, and is a new one when it comes back.
+    clock.advance(AGENT_RETENTION_MS - 1_000);
+    capped.touch('t1', 'ag2');
+    clock.advance(2_000);
+    expect(capped.connect('t1', fields('ag3'))).toMatch(/^cn/);
+    expect(codeOf(() => capped.connect('t1', fields('ag1')))).toBe('AGENT_CONNECTIONS_OVER_LIMIT');
   });
 
   it('leaves no agent row when the registry is full, and no connection when the store cannot record the agent', () => {

@@ -72,20 +72,20 @@ function failureCode(error: unknown): string {
   return typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown';
 }
 
-/** True for a failure after which the connection is not worth keeping: a timeout, or an error answer other than 400. */
+/** True for a failure after which the connection is not worth keeping: a timeout, or an error answer other than 400 (not AGENT_LINE_TOO_LONG: RpcPeer refused that request unsent). */
 function dropsConnection(error: unknown): boolean {
   if (!isStrataError(error)) return true;
   if (error.code === 'AGENT_REQUEST_REFUSED') return error.details.code !== 400;
-  return error.code !== 'AGENT_CONNECTION_CLOSED';
+  return error.code !== 'AGENT_CONNECTION_CLOSED' && error.code !== 'AGENT_LINE_TOO_LONG';
 }
 
 /**
- * One endpoint's connection, kept up for the agent's life: tls.connect with only `ca` trusted and
- * rejectUnauthorized, an RpcPeer over it, handshake.hello, then heartbeat.post every heartbeat_interval
- * ±AGENT_HEARTBEAT_JITTER_PERCENT. A failed heartbeat, a request timeout or an error answer other than 400 closes
- * it; every close is followed by a reconnect after an exponential backoff with full jitter, reset by a successful
- * hello. The endpoint may only ask check_schedule.changed and upgrade.request; anything else is AGENT_METHOD_UNKNOWN:
- * the agent runs no command it is sent.
+ * One endpoint's connection, kept up for the agent's life: tls.connect with only `ca` trusted and rejectUnauthorized,
+ * an RpcPeer over it, handshake.hello, then heartbeat.post every heartbeat_interval ±AGENT_HEARTBEAT_JITTER_PERCENT.
+ * A failed heartbeat, a request timeout or an error answer other than 400 closes it (a request too long to send,
+ * never sent, does not); every close is followed by a reconnect after an exponential backoff with full jitter, reset
+ * by a successful hello. The endpoint may only ask check_schedule.changed and upgrade.request; anything else is
+ * AGENT_METHOD_UNKNOWN: the agent runs no command it is sent.
  */
 export class AgentConnection {
   private readonly backoff: ReconnectBackoff;
@@ -130,26 +130,29 @@ export class AgentConnection {
     if (this.state === 'idle') this.connect();
   }
 
-  /** Closes the connection for good and cancels any reconnect; resolves once the socket has closed (at most AGENT_CLOSE_WAIT_MS). */
+  /**
+   * Closes the connection for good and cancels any reconnect. Past its TLS handshake it is ended through its peer, which
+   * lets the socket flush what was written, and destroyed if not closed within AGENT_CLOSE_WAIT_MS (within its TLS
+   * handshake at once). A ready connection tells its owner onDown once. Resolves once the socket closed.
+   */
   async stop(): Promise<void> {
     if (this.state === 'stopped') return;
+    const wasReady = this.state === 'ready';
     this.state = 'stopped';
     this.readySinceMs = null;
     this.clearTimer();
-    const socket = this.socket;
-    this.peer?.close();
+    const socket = this.socket; // peer.close() runs down() at once, which clears this.socket and this.peer
+    if (this.peer !== undefined) this.peer.close();
+    else socket?.destroy();
+    if (wasReady) this.options.events.onDown(this);
     if (socket === undefined || socket.destroyed) return;
     await new Promise<void>((resolve) => {
       const wait = setTimeout(() => socket.destroy(), AGENT_CLOSE_WAIT_MS);
-      socket.once('close', () => {
-        clearTimeout(wait);
-        resolve();
-      });
-      if (this.peer === undefined) socket.destroy();
+      socket.once('close', () => resolve(clearTimeout(wait)));
     });
   }
 
-  /** Sends a request over the ready connection; AGENT_CONNECTION_CLOSED when not ready. A timeout or a non-400 error answer also closes the connection. */
+  /** Sends a request over the ready connection; AGENT_CONNECTION_CLOSED when not ready. A timeout or a non-400 error answer also closes the connection; a request too long to send (AGENT_LINE_TOO_LONG, never sent) keeps it. */
   async request(method: string, params: unknown, timeoutMs?: number): Promise<unknown> {
     const peer = this.peer;
     if (this.state !== 'ready' || peer === undefined) throw new StrataError('AGENT_CONNECTION_CLOSED', `not connected to ${this.name}`, { endpoint: this.name });
@@ -276,10 +279,8 @@ export class AgentConnection {
     this.peer = undefined;
     this.socket = undefined;
     this.readySinceMs = null;
-    if (this.state === 'stopped') {
-      if (wasReady) this.options.events.onDown(this);
-      return;
-    }
+    // stop() told the owner itself.
+    if (this.state === 'stopped') return;
     this.failures += 1;
     const delayMs = this.backoff.next();
     this.state = 'waiting';

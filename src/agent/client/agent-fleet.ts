@@ -1,16 +1,20 @@
-// Owns the running agent: one connection per endpoint, the one schedule they share, result posting round-robin, update checks.
+// Owns the running agent: one connection per endpoint, the one schedule they share, update checks; results go through its ResultPoster.
 import type { Clock } from '../../core/clock.js';
 import { isStrataError } from '../../core/errors.js';
-import { AGENT_BUFFER_RESULTS_MAX, AGENT_POSTS_IN_FLIGHT_MAX, AGENT_UPDATE_CHECK_INTERVAL_MS } from '../agent-limits.js';
+import { AGENT_UPDATE_CHECK_INTERVAL_MS } from '../agent-limits.js';
 import type { Collector } from '../collectors/collector-registry.js';
 import { scheduleResult } from '../protocol/method-params.js';
-import type { AgentFeature, HelloResult, MetricsPostParams, ScheduleResult } from '../protocol/messages.js';
+import type { AgentFeature, HelloResult, ScheduleResult } from '../protocol/messages.js';
 import type { EndpointAddress } from './agent-config.js';
 import type { AgentLogger, AgentScheduler, RandomSource, TimerHandle } from './agent-deps.js';
 import { AgentConnection, type AgentConnectionEvents, type AgentConnectionStatus } from './agent-connection.js';
 import { CheckLoop, type CheckLoopStatus } from './check-loop.js';
-import { ResultBuffer } from './result-buffer.js';
+import { ResultPoster, type ResultPosterStatus } from './result-poster.js';
 import { AgentUpdater, type AgentUpdateSettings } from './agent-updater.js';
+
+function codeOf(error: unknown): string {
+  return isStrataError(error) ? error.code : 'unknown';
+}
 
 /** The name the agent gives itself in its hello. */
 export const AGENT_NAME = 'Strata agent';
@@ -47,20 +51,10 @@ export interface AgentFleetOptions {
   readonly requestTimeoutMs?: number;
 }
 
-/** The agent's state and counters. */
-export interface AgentFleetStatus {
+/** The agent's state and counters (the posting counters are ResultPosterStatus's). */
+export interface AgentFleetStatus extends ResultPosterStatus {
   readonly connections: readonly AgentConnectionStatus[];
   readonly checks: CheckLoopStatus;
-  /** Results waiting to be posted. */
-  readonly buffered: number;
-  /** Results dropped because the buffer was full. */
-  readonly dropped: number;
-  /** Results the endpoint accepted. */
-  readonly posted: number;
-  /** Results the endpoint answered with a 400 (not retried). */
-  readonly refused: number;
-  /** Posts that failed in transit and went back to the buffer's front. */
-  readonly requeued: number;
   /** Schedules fetched and applied. */
   readonly schedules: number;
   readonly bundleVersion: string;
@@ -70,28 +64,26 @@ export interface AgentFleetStatus {
 
 /**
  * The agent: one AgentConnection per endpoint; one schedule (the latest fetched over any of them, on hello when the
- * endpoint names an entity and on check_schedule.changed) run by one CheckLoop; its results queue in one bounded
- * ResultBuffer and each is posted once, over the next ready connection in turn (AGENT_POSTS_IN_FLIGHT_MAX per
- * connection); a post lost in transit goes back to the front, one the endpoint refuses with 400 is dropped and counted.
- * Nothing is posted while no connection is ready.
+ * endpoint names an entity and on check_schedule.changed) run by one CheckLoop; its results go to one ResultPoster,
+ * which posts each once over the connections in turn, paced, and decides what a failed post means (see there).
+ * A connection becoming ready lets it post what waits. A schedule answer check_schedule.get gives that scheduleResult
+ * refuses (a check's period or timeout out of range, among others) is logged with the field named, and the schedule
+ * running is kept.
  */
 export class AgentFleet {
   private readonly connections: AgentConnection[];
   private readonly loop: CheckLoop;
-  private readonly buffer: ResultBuffer<MetricsPostParams>;
-  private readonly inFlight = new Map<AgentConnection, number>();
+  private readonly poster: ResultPoster;
   private readonly updater: AgentUpdater | undefined;
-  private cursor = -1;
   /** Schedule fetches started; the answer of an older one than the last applied is ignored. */
   private fetchesStarted = 0;
   private fetchApplied = 0;
-  private counts = { posted: 0, refused: 0, requeued: 0, schedules: 0 };
+  private schedules = 0;
   private updateTimer: TimerHandle | undefined;
   private stopped = false;
 
   constructor(private readonly options: AgentFleetOptions) {
-    this.buffer = new ResultBuffer<MetricsPostParams>(options.bufferResultsMax ?? AGENT_BUFFER_RESULTS_MAX);
-    this.loop = new CheckLoop({ ...options, onResult: (result) => this.enqueue(result) });
+    this.loop = new CheckLoop({ ...options, onResult: (result) => this.poster.enqueue(result) });
     this.updater = options.update === undefined ? undefined : new AgentUpdater({ settings: options.update, ca: options.ca, newestVersion: options.stagedVersion ?? options.bundleVersion, clock: options.clock, logger: options.logger });
     const events: AgentConnectionEvents = {
       onReady: (connection, hello) => this.connectionReady(connection, hello),
@@ -123,6 +115,13 @@ export class AgentFleet {
           ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
         }),
     );
+    this.poster = new ResultPoster({
+      connections: this.connections,
+      clock: options.clock,
+      scheduler: options.scheduler,
+      logger: options.logger,
+      ...(options.bufferResultsMax !== undefined ? { bufferResultsMax: options.bufferResultsMax } : {}),
+    });
   }
 
   /** Connects to every endpoint; with updates on, checks for one every AGENT_UPDATE_CHECK_INTERVAL_MS. */
@@ -137,6 +136,7 @@ export class AgentFleet {
     this.loop.stop();
     if (this.updateTimer !== undefined) this.options.scheduler.clearTimeout(this.updateTimer);
     this.updateTimer = undefined;
+    this.poster.stop();
     await Promise.all(this.connections.map((connection) => connection.stop()));
   }
 
@@ -145,9 +145,8 @@ export class AgentFleet {
     return {
       connections: this.connections.map((connection) => connection.status()),
       checks: this.loop.status(),
-      buffered: this.buffer.size,
-      dropped: this.buffer.dropped,
-      ...this.counts,
+      ...this.poster.status(),
+      schedules: this.schedules,
       bundleVersion: this.options.bundleVersion,
       stagedVersion: this.updater?.stagedVersion ?? null,
     };
@@ -159,77 +158,34 @@ export class AgentFleet {
     if (hello.entity_id !== null) this.fetchSchedule(connection);
     else this.applySchedule(++this.fetchesStarted, { checks: [] });
     void this.updater?.check(connection, false, hello.channel);
-    this.pump();
+    this.poster.pump();
   }
 
   private fetchSchedule(connection: AgentConnection): void {
     if (this.stopped) return;
     const fetch = ++this.fetchesStarted;
     connection.request('check_schedule.get', {}).then(
-      (result) => this.applySchedule(fetch, scheduleResult(result)),
-      (error: unknown) => this.options.logger.warn({ endpoint: connection.name, code: isStrataError(error) ? error.code : 'unknown' }, 'check schedule fetch failed'),
-    ).catch((error: unknown) => this.options.logger.warn({ endpoint: connection.name, code: isStrataError(error) ? error.code : 'unknown' }, 'check schedule answer invalid'));
+      (result) => {
+        let schedule: ScheduleResult;
+        try {
+          schedule = scheduleResult(result);
+        } catch (error) {
+          // The whole answer is refused: the schedule running now stays.
+          this.options.logger.warn({ endpoint: connection.name, code: codeOf(error), field: isStrataError(error) ? error.details.field : undefined }, 'check schedule answer invalid; keeping the current schedule');
+          return;
+        }
+        this.applySchedule(fetch, schedule);
+      },
+      (error: unknown) => this.options.logger.warn({ endpoint: connection.name, code: codeOf(error) }, 'check schedule fetch failed'),
+    );
   }
 
   private applySchedule(fetch: number, schedule: ScheduleResult): void {
     if (this.stopped || fetch < this.fetchApplied) return;
     this.fetchApplied = fetch;
-    this.counts.schedules += 1;
+    this.schedules += 1;
     this.options.logger.info({ checks: schedule.checks.length }, 'check schedule applied');
     this.loop.setSchedule(schedule.checks);
-  }
-
-  private enqueue(result: MetricsPostParams): void {
-    const droppedBefore = this.buffer.dropped;
-    this.buffer.push(result);
-    if (this.buffer.dropped !== droppedBefore) this.options.logger.debug({ dropped: this.buffer.dropped }, 'result buffer full; oldest result dropped');
-    this.pump();
-  }
-
-  /** The next ready connection after the last one used that can take one more post, or undefined. */
-  private nextConnection(): AgentConnection | undefined {
-    for (let step = 1; step <= this.connections.length; step += 1) {
-      const index = (this.cursor + step) % this.connections.length;
-      const connection = this.connections[index] as AgentConnection;
-      if (connection.ready && (this.inFlight.get(connection) ?? 0) < AGENT_POSTS_IN_FLIGHT_MAX) {
-        this.cursor = index;
-        return connection;
-      }
-    }
-    return undefined;
-  }
-
-  private pump(): void {
-    while (!this.stopped && this.buffer.size > 0) {
-      const connection = this.nextConnection();
-      if (connection === undefined) return;
-      this.post(connection, this.buffer.shift() as MetricsPostParams);
-    }
-  }
-
-  private post(connection: AgentConnection, result: MetricsPostParams): void {
-    this.inFlight.set(connection, (this.inFlight.get(connection) ?? 0) + 1);
-    const settle = (): void => {
-      this.inFlight.set(connection, (this.inFlight.get(connection) ?? 1) - 1);
-    };
-    connection.request('check_metrics.post', result).then(
-      () => {
-        settle();
-        this.counts.posted += 1;
-        this.pump();
-      },
-      (error: unknown) => {
-        settle();
-        if (isStrataError(error) && error.code === 'AGENT_REQUEST_REFUSED' && error.details.code === 400) {
-          this.counts.refused += 1;
-          this.options.logger.warn({ checkId: result.check_id, endpoint: connection.name, reason: error.details.message }, 'check result refused by the endpoint');
-        } else {
-          this.counts.requeued += 1;
-          this.buffer.requeue(result);
-        }
-        this.pump();
-      },
-    );
   }
 
   private armUpdateTimer(): void {

@@ -2,7 +2,7 @@
 import type { Clock } from '../../core/clock.js';
 import { isStrataError } from '../../core/errors.js';
 import { SECOND_MS } from '../../core/time.js';
-import { AGENT_FIELD_LENGTH_MAX, AGENT_SCHEDULE_CHECKS_MAX } from '../agent-limits.js';
+import { AGENT_CHECK_PERIOD_S_MAX, AGENT_FIELD_LENGTH_MAX, AGENT_SCHEDULE_CHECKS_MAX } from '../agent-limits.js';
 import type { Collected, Collector } from '../collectors/collector-registry.js';
 import type { MetricsPostParams, ScheduledCheck } from '../protocol/messages.js';
 import type { AgentLogger, AgentScheduler, RandomSource, TimerHandle } from './agent-deps.js';
@@ -50,6 +50,15 @@ function signatureOf(check: ScheduledCheck): string {
   return JSON.stringify([check.type, check.period, check.timeout, check.disabled, check.details]);
 }
 
+/** Longest timer the loop arms for a period or a timeout: setTimeout fires a delay beyond 2^31 ms at once. */
+const TIMER_MS_MAX = AGENT_CHECK_PERIOD_S_MAX * SECOND_MS;
+
+/** True when a period or timeout in seconds makes a timer the loop can arm: 1 ms to TIMER_MS_MAX. */
+function timeable(seconds: number): boolean {
+  const ms = Math.round(seconds * SECOND_MS);
+  return Number.isSafeInteger(ms) && ms > 0 && ms <= TIMER_MS_MAX;
+}
+
 function clip(text: string): string {
   return text.length <= AGENT_FIELD_LENGTH_MAX ? text : text.slice(0, AGENT_FIELD_LENGTH_MAX);
 }
@@ -70,7 +79,11 @@ export class CheckLoop {
 
   constructor(private readonly deps: CheckLoopDeps) {}
 
-  /** Replaces the schedule (at most AGENT_SCHEDULE_CHECKS_MAX checks are run; the rest are logged and left out). */
+  /**
+   * Replaces the schedule (at most AGENT_SCHEDULE_CHECKS_MAX checks are run; the rest are logged and left out).
+   * Schedules come through scheduleResult, which bounds periods and timeouts; a check whose period or timeout would
+   * still make a timer beyond AGENT_CHECK_PERIOD_S_MAX (or none) is logged and not run.
+   */
   setSchedule(checks: readonly ScheduledCheck[]): void {
     if (this.stopped) return;
     if (checks.length > AGENT_SCHEDULE_CHECKS_MAX) {
@@ -109,8 +122,8 @@ export class CheckLoop {
     const slot: Slot = { check, signature: signatureOf(check), collector: this.deps.collectorFor(check.type), periodMs, timer: undefined, nextDueMs: 0, running: false };
     this.slots.set(check.id, slot);
     if (check.disabled) return;
-    if (!Number.isSafeInteger(periodMs) || periodMs <= 0) {
-      this.deps.logger.warn({ checkId: check.id, period: check.period }, 'check has no usable period; not run');
+    if (!timeable(check.period) || !timeable(check.timeout)) {
+      this.deps.logger.warn({ checkId: check.id, period: check.period, timeout: check.timeout }, 'check has no usable period or timeout; not run');
       return;
     }
     const phaseMs = Math.min(periodMs - 1, Math.floor(this.deps.random() * periodMs));

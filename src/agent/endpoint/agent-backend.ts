@@ -43,7 +43,7 @@ export interface AgentBackend {
   disconnected(tenant: string, agentId: string, connectionId: string): void;
   /** Refreshes last_connected (the session calls it at most every AGENT_TOUCH_INTERVAL_MS). */
   touch(tenant: string, agentId: string): void;
-  /** A result of an agent check: metrics to the engine (bare names), the alarms evaluated. */
+  /** A result of an agent check: metrics to the engine (bare names), the alarms evaluated; throws AGENT_BUSY (taking nothing) when the queue to the engine is full. */
   accept(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void;
   /** Committed changes of entities and checks (to push check_schedule.changed); returns the unsubscribe function. */
   subscribe(listener: (change: MonitoringChange) => void): () => void;

@@ -1,4 +1,4 @@
-// Owns the agent endpoint's settings: where it listens, its limits and timers, each checked with a coded CONFIG_INVALID.
+// Owns the agent endpoint's settings (where it listens, its limits and timers, each checked with a coded CONFIG_INVALID) and the shape of its stats.
 import { configError } from '../../core/config-error.js';
 import {
   AGENT_CONNECTIONS_MAX,
@@ -7,7 +7,10 @@ import {
   AGENT_HEARTBEAT_INTERVAL_MS_MIN,
   AGENT_HELLO_TIMEOUT_MS,
   AGENT_PENDING_HANDSHAKES_MAX,
+  AGENT_PENDING_HANDSHAKES_PER_ADDRESS_MAX,
   AGENT_TOKEN_CONNECTIONS_MAX,
+  AGENT_UPDATE_DOWNLOADS_MAX,
+  AGENT_UPDATE_DOWNLOADS_PER_ADDRESS_MAX,
 } from '../agent-limits.js';
 import { isChannel, UPDATE_CHANNEL_DEFAULT, type UpdateStore } from '../update/update-store.js';
 import type { AgentTlsMaterial } from './agent-ca.js';
@@ -31,9 +34,15 @@ export interface AgentEndpointOptions {
   readonly connectionsMax?: number;
   /** Most handshaken connections of one agent token (AGENT_TOKEN_CONNECTIONS_MAX). */
   readonly tokenConnectionsMax?: number;
-  /** Most connections not handshaken (in TLS, before or in hello, or downloading an update) (AGENT_PENDING_HANDSHAKES_MAX); beyond it new connections are dropped at once. */
+  /** Most connections not handshaken (in TLS, before or in hello) (AGENT_PENDING_HANDSHAKES_MAX); beyond it new connections are dropped at once. */
   readonly pendingHandshakesMax?: number;
-  /** How long a connection has for its first bytes, and then for a successful hello (AGENT_HELLO_TIMEOUT_MS, also its maximum); tests shorten it. */
+  /** Most of those from one remote address, an IPv6 /64 (AGENT_PENDING_HANDSHAKES_PER_ADDRESS_MAX); beyond it that address's new connections are dropped at once. */
+  readonly pendingPerAddressMax?: number;
+  /** Most update downloads at once (AGENT_UPDATE_DOWNLOADS_MAX), a pool apart from the pending handshakes; a download beyond it is dropped. */
+  readonly downloadsMax?: number;
+  /** Most update downloads of one remote address, an IPv6 /64 (AGENT_UPDATE_DOWNLOADS_PER_ADDRESS_MAX). */
+  readonly downloadsPerAddressMax?: number;
+  /** How long a connection has from its TCP accept to a successful hello, TLS and first bytes included (AGENT_HELLO_TIMEOUT_MS, also its maximum); tests shorten it. */
   readonly helloTimeoutMs?: number;
   /** The update channel agents are told (UPDATE_CHANNEL_DEFAULT). */
   readonly channel?: string;
@@ -41,11 +50,33 @@ export interface AgentEndpointOptions {
   readonly updates?: UpdateStore;
 }
 
+/** The endpoint's counters: gauges (connections, handshaking, downloads, sessions) and totals since start. */
+export interface AgentEndpointStats {
+  connections: number;
+  /** Connections in their TLS handshake, before their first bytes or before a successful hello (the pending pool). */
+  handshaking: number;
+  /** Update downloads in progress (their own pool). */
+  downloads: number;
+  sessions: number;
+  hellos: number;
+  refused: number;
+  heartbeats: number;
+  metricPosts: number;
+  metricsAccepted: number;
+  schedulePushes: number;
+  protocolErrors: number;
+  /** TLS handshakes that failed (logged only as a summary line at most every AGENT_LOG_SUMMARY_INTERVAL_MS). */
+  tlsFailures: number;
+}
+
 /** The settings every part of the endpoint reads, defaults filled in. */
 export interface EndpointLimits extends SessionSettings {
   readonly connectionsMax: number;
   readonly tokenConnectionsMax: number;
   readonly pendingHandshakesMax: number;
+  readonly pendingPerAddressMax: number;
+  readonly downloadsMax: number;
+  readonly downloadsPerAddressMax: number;
 }
 
 function positiveInteger(option: string, value: number | undefined, fallback: number): number {
@@ -74,5 +105,8 @@ export function endpointLimits(options: AgentEndpointOptions): EndpointLimits {
     connectionsMax: positiveInteger('connectionsMax', options.connectionsMax, AGENT_CONNECTIONS_MAX),
     tokenConnectionsMax: positiveInteger('tokenConnectionsMax', options.tokenConnectionsMax, AGENT_TOKEN_CONNECTIONS_MAX),
     pendingHandshakesMax: positiveInteger('pendingHandshakesMax', options.pendingHandshakesMax, AGENT_PENDING_HANDSHAKES_MAX),
+    pendingPerAddressMax: positiveInteger('pendingPerAddressMax', options.pendingPerAddressMax, AGENT_PENDING_HANDSHAKES_PER_ADDRESS_MAX),
+    downloadsMax: positiveInteger('downloadsMax', options.downloadsMax, AGENT_UPDATE_DOWNLOADS_MAX),
+    downloadsPerAddressMax: positiveInteger('downloadsPerAddressMax', options.downloadsPerAddressMax, AGENT_UPDATE_DOWNLOADS_PER_ADDRESS_MAX),
   };
 }

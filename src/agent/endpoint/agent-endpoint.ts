@@ -1,6 +1,7 @@
-// Owns the agent endpoint's TLS listeners (one per monitoring zone): connection limits, the TLS and hello phases, telling update downloads (HTTP) from protocol connections, and stopping.
+// Owns the agent endpoint's TLS listeners (one per monitoring zone): connection pools and limits, the deadline from accept to hello, telling update downloads (HTTP) from protocol connections, and stopping.
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { createServer, type Server as TlsServer, type TLSSocket } from 'node:tls';
 import { assert } from '../../core/assert.js';
 import type { Clock } from '../../core/clock.js';
@@ -9,36 +10,32 @@ import { loggableError } from '../../monitoring/loggable-error.js';
 import { AGENT_CLOSE_LINGER_MS, AGENT_TLS_HANDSHAKE_TIMEOUT_MS } from '../agent-limits.js';
 import { createUpdateHttpServer, handOverToHttp, looksLikeHttp } from '../update/update-http.js';
 import type { AgentBackend } from './agent-backend.js';
-import { endpointLimits, type AgentEndpointOptions, type AgentListen, type EndpointLimits } from './agent-endpoint-options.js';
+import { TlsFailureLog } from './agent-endpoint-log.js';
+import { endpointLimits, type AgentEndpointOptions, type AgentEndpointStats, type AgentListen, type EndpointLimits } from './agent-endpoint-options.js';
+import { addressGroup, AddressSlots } from './agent-endpoint-slots.js';
 import { AgentHub, type HubLogger } from './agent-hub.js';
 import type { SessionCounters } from './agent-methods.js';
 import { AgentSession } from './agent-session.js';
 
-export type { AgentEndpointOptions, AgentListen } from './agent-endpoint-options.js';
-
-/** The endpoint's counters: gauges (connections, handshaking, sessions) and totals since start. */
-export interface AgentEndpointStats {
-  connections: number;
-  handshaking: number;
-  sessions: number;
-  hellos: number;
-  refused: number;
-  heartbeats: number;
-  metricPosts: number;
-  metricsAccepted: number;
-  schedulePushes: number;
-  protocolErrors: number;
-}
+export type { AgentEndpointOptions, AgentEndpointStats, AgentListen } from './agent-endpoint-options.js';
 
 /** The logger of the endpoint (a pino Logger fits). */
 export type EndpointLogger = HubLogger;
 
-/** Where one TCP connection is: TLS handshake, waiting for its first bytes, before hello, handshaken, or an update download. */
-type Phase = 'tls' | 'sniff' | 'hello' | 'session' | 'http';
+/** Where one TCP connection is: TLS handshake, waiting for its first bytes, before hello, handshaken, an update download, or closed. */
+type Phase = 'tls' | 'sniff' | 'hello' | 'session' | 'http' | 'closed';
 
 interface Connection {
   readonly raw: Socket;
+  /** The remote address group its pool slot is counted under. */
+  readonly group: string;
   phase: Phase;
+  /** When the hello is due (performance.now() milliseconds): TCP accept + the hello timeout. */
+  readonly helloDueMs: number;
+  /** Closes a connection still in TLS or waiting for its first bytes at helloDueMs. */
+  readonly acceptTimer: NodeJS.Timeout;
+  /** The TLS socket over `raw`, once TLS is up. */
+  secure?: TLSSocket;
   session?: AgentSession;
 }
 
@@ -56,8 +53,12 @@ function remoteKey(socket: Socket): string | undefined {
 /**
  * The agent endpoint: a TLS listener per zone speaking the agent protocol, and serving update
  * bundles over the same ports. Handshaken connections are bounded by connectionsMax (and per
- * token); the rest (TLS handshakes, connections before hello, downloads) by pendingHandshakesMax,
- * refused at the TCP level since no protocol is spoken yet; so open sockets stay below their sum.
+ * token); connections not handshaken yet (TLS, first bytes, hello) by the pending pool
+ * (pendingHandshakesMax, and pendingPerAddressMax per remote address), refused at the TCP level
+ * since no protocol is spoken yet; update downloads by a pool of their own (downloadsMax,
+ * downloadsPerAddressMax), so they never hold pending slots. Open sockets stay below the sum of
+ * the three. One deadline runs from TCP accept to hello: the TLS handshake and the wait for the
+ * first bytes count against helloTimeoutMs, and the session gets only what remains.
  */
 export class AgentEndpoint {
   private readonly limits: EndpointLimits;
@@ -66,16 +67,22 @@ export class AgentEndpoint {
   private readonly connections = new Set<Connection>();
   private readonly listeners: Listener[] = [];
   private readonly counters: SessionCounters = { hellos: 0, refused: 0, heartbeats: 0, metricPosts: 0, metricsAccepted: 0, schedulePushes: 0, protocolErrors: 0 };
+  private readonly pending: AddressSlots;
+  private readonly downloads: AddressSlots;
+  private readonly tlsFailures: TlsFailureLog;
   private stopping: Promise<void> | undefined;
 
   constructor(private readonly deps: { backend: AgentBackend; clock: Clock; logger: EndpointLogger; options: AgentEndpointOptions }) {
     this.limits = endpointLimits(deps.options);
+    this.pending = new AddressSlots(this.limits.pendingHandshakesMax, this.limits.pendingPerAddressMax);
+    this.downloads = new AddressSlots(this.limits.downloadsMax, this.limits.downloadsPerAddressMax);
+    this.tlsFailures = new TlsFailureLog(deps.logger);
     const { connectionsMax, tokenConnectionsMax } = this.limits;
     this.hub = new AgentHub({ backend: deps.backend, logger: deps.logger, connectionsMax, tokenConnectionsMax });
     this.http = deps.options.updates === undefined ? undefined : createUpdateHttpServer(deps.options.updates, { logger: deps.logger });
   }
 
-  /** Listens on every zone; resolves with the bound addresses (port 0 → the real port). */
+  /** Listens on every zone; resolves with the bound addresses (port 0 → the real port). The caller logs them. */
   async start(): Promise<readonly AgentListen[]> {
     assert(this.stopping === undefined && this.listeners.length === 0, 'an agent endpoint starts once');
     this.hub.start();
@@ -86,7 +93,6 @@ export class AgentEndpoint {
       await this.stop();
       throw error;
     }
-    this.deps.logger.info({ listen: bound }, 'agent endpoint listening');
     return bound;
   }
 
@@ -98,9 +104,14 @@ export class AgentEndpoint {
 
   /** The counters now. */
   stats(): AgentEndpointStats {
-    let handshaking = 0;
-    for (const connection of this.connections) if (connection.phase === 'tls' || connection.phase === 'sniff' || connection.phase === 'hello') handshaking++;
-    return { connections: this.connections.size, handshaking, sessions: this.hub.size, ...this.counters };
+    return {
+      connections: this.connections.size,
+      handshaking: this.pending.size,
+      downloads: this.downloads.size,
+      sessions: this.hub.size,
+      ...this.counters,
+      tlsFailures: this.tlsFailures.failures,
+    };
   }
 
   private async listen(listen: AgentListen): Promise<AgentListen> {
@@ -111,7 +122,7 @@ export class AgentEndpoint {
     server.on('secureConnection', (socket: TLSSocket) => this.onSecure(listener, socket));
     server.on('tlsClientError', (error: Error, socket: TLSSocket) => {
       socket.destroy();
-      this.deps.logger.info({ zoneId: listen.zoneId, remote: socket.remoteAddress, error: loggableError(error) }, 'agent TLS handshake failed');
+      this.tlsFailures.note(error, socket.remoteAddress);
     });
     this.listeners.push(listener);
     await new Promise<void>((resolve, reject) => {
@@ -130,64 +141,93 @@ export class AgentEndpoint {
     return { zoneId: listen.zoneId, host: listen.host, port: (server.address() as AddressInfo).port };
   }
 
-  /** A new TCP connection: counted from here; dropped at once when stopping or over the pending limit. */
+  /** The pool a connection in `phase` holds a slot of (none once handshaken or closed). */
+  private poolOf(phase: Phase): AddressSlots | undefined {
+    if (phase === 'tls' || phase === 'sniff' || phase === 'hello') return this.pending;
+    return phase === 'http' ? this.downloads : undefined;
+  }
+
+  /**
+   * Moves a connection to `phase`: leaving a pool gives its slot back (the caller took the slot of
+   * a new pool first); past the first bytes the accept timer stops (the session or the update
+   * server bounds the rest). Nothing once closed.
+   */
+  private enter(connection: Connection, phase: Phase): void {
+    if (connection.phase === 'closed') return;
+    const from = this.poolOf(connection.phase);
+    if (from !== this.poolOf(phase)) from?.release(connection.group);
+    connection.phase = phase;
+    if (phase !== 'tls' && phase !== 'sniff') clearTimeout(connection.acceptTimer);
+  }
+
+  /**
+   * A new TCP connection: counted from here, its hello deadline running; dropped at once when
+   * stopping, or when the pending pool is full in all or for its remote address.
+   */
   private onConnection(listener: Listener, raw: Socket): void {
     raw.on('error', () => {
       // The TLS socket over it reports errors; without a listener here one would be thrown.
     });
     const key = remoteKey(raw);
-    const pending = this.connections.size - this.hub.size;
-    if (this.stopping !== undefined || key === undefined || pending >= this.limits.pendingHandshakesMax) {
+    const group = raw.remoteAddress === undefined ? undefined : addressGroup(raw.remoteAddress);
+    if (this.stopping !== undefined || key === undefined || group === undefined || !this.pending.take(group)) {
       if (this.stopping === undefined) this.counters.refused++;
       raw.destroy();
       return;
     }
-    const connection: Connection = { raw, phase: 'tls' };
+    const { helloTimeoutMs } = this.limits;
+    // Timer scheduling: the deadline is kept on the monotonic clock its timers run on.
+    const acceptTimer = setTimeout(() => {
+      connection.secure?.destroy();
+      raw.destroy();
+    }, helloTimeoutMs);
+    acceptTimer.unref();
+    const connection: Connection = { raw, group, phase: 'tls', helloDueMs: performance.now() + helloTimeoutMs, acceptTimer };
     this.connections.add(connection);
     listener.byRemote.set(key, connection);
     raw.once('close', () => {
+      this.enter(connection, 'closed');
       this.connections.delete(connection);
       if (listener.byRemote.get(key) === connection) listener.byRemote.delete(key);
     });
   }
 
-  /** TLS is up: wait for the first bytes (bounded by the hello timeout), then HTTP or the protocol. */
+  /** TLS is up: wait for the first bytes (within the hello deadline), then HTTP or the protocol. */
   private onSecure(listener: Listener, socket: TLSSocket): void {
     const key = remoteKey(socket);
     const connection = key === undefined ? undefined : listener.byRemote.get(key);
-    if (connection === undefined) {
+    if (connection === undefined || connection.phase !== 'tls') {
       socket.destroy();
       return;
     }
-    connection.phase = 'sniff';
+    connection.secure = socket;
+    this.enter(connection, 'sniff');
     const onError = (): void => void socket.destroy();
     socket.on('error', onError);
-    const timer = setTimeout(() => socket.destroy(), this.limits.helloTimeoutMs);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
     socket.once('data', (chunk: Buffer) => {
-      clearTimeout(timer);
       socket.off('error', onError);
       this.route(listener, connection, socket, chunk);
     });
   }
 
-  /** Hands a connection whose first bytes arrived to the update server or to a new session. */
+  /** Hands a connection whose first bytes arrived to the update server (a download slot) or to a new session (what remains of its hello deadline). */
   private route(listener: Listener, connection: Connection, socket: TLSSocket, first: Buffer): void {
-    if (this.stopping !== undefined) {
+    const remainingMs = Math.ceil(connection.helloDueMs - performance.now());
+    if (this.stopping !== undefined || remainingMs <= 0) {
       socket.destroy();
       return;
     }
     if (looksLikeHttp(first)) {
-      if (this.http === undefined) {
+      if (this.http === undefined || !this.downloads.take(connection.group)) {
+        if (this.http !== undefined) this.counters.refused++;
         socket.destroy();
         return;
       }
-      connection.phase = 'http';
+      this.enter(connection, 'http');
       handOverToHttp(this.http, socket, first);
       return;
     }
-    connection.phase = 'hello';
+    this.enter(connection, 'hello');
     // The session's peer reads the first bytes again, and resumes the socket.
     socket.pause();
     socket.unshift(first);
@@ -199,11 +239,10 @@ export class AgentEndpoint {
       clock,
       logger,
       hub: this.hub,
-      settings: this.limits,
+      // The hello deadline runs from TCP accept: the session gets what remains of it.
+      settings: { ...this.limits, helloTimeoutMs: remainingMs },
       counters: this.counters,
-      onHello: () => {
-        connection.phase = 'session';
-      },
+      onHello: () => this.enter(connection, 'session'),
     });
   }
 
@@ -216,6 +255,7 @@ export class AgentEndpoint {
         }),
     );
     this.hub.stop();
+    this.tlsFailures.stop();
     for (const connection of this.connections) {
       if (connection.session !== undefined) connection.session.close('the endpoint is stopping');
       else connection.raw.destroy();

@@ -1,7 +1,8 @@
-// Owns the endpoint's handshaken sessions: by tenant, agent and zone, counted per token and in all, an older one replaced by a newer of the same agent and zone, each agent's cached checks, and check_schedule.changed pushes when monitoring changes touch them.
+// Owns the endpoint's handshaken sessions: by tenant, agent and zone, counted per token and in all, an older one replaced by a newer of the same agent and zone, each agent's cached checks and schedule, and check_schedule.changed pushes (one per agent) when monitoring changes touch them.
 import { StrataError } from '../../core/errors.js';
 import type { MonitoringChange } from '../../monitoring/change-feed.js';
 import { loggableError } from '../../monitoring/loggable-error.js';
+import type { ScheduleResult } from '../protocol/messages.js';
 import type { AgentBackend, AgentCheck, AgentPrincipal, LiveConnectionFields } from './agent-backend.js';
 import { scheduleOf } from './agent-methods.js';
 
@@ -9,8 +10,8 @@ import { scheduleOf } from './agent-methods.js';
 export interface HubMember {
   /** Closes the session; it calls remove() (at once, or when its socket closes). Never throws. */
   close(reason: string): void;
-  /** Sends check_schedule.changed to the agent; failures are the member's to log, never thrown. */
-  scheduleChanged(): void;
+  /** Sends check_schedule.changed to the agent; resolves true once acknowledged, false when not (the member logs why). Never rejects. */
+  scheduleChanged(): Promise<boolean>;
 }
 
 /** The logger the hub uses (a pino Logger fits). */
@@ -37,8 +38,13 @@ interface AgentEntry {
   readonly members: Map<string, HubMember>;
   entityIds: readonly string[];
   checks: ReadonlyMap<string, AgentCheck>;
+  /** What check_schedule.get answers, built when the checks are (re)loaded. */
+  schedule: ScheduleResult;
   /** The schedule as JSON: a refresh pushes check_schedule.changed only when it differs. */
   fingerprint: string;
+  /** A push waits for its answer; another is due after it (changes meanwhile coalesce into one). */
+  pushing: boolean;
+  pushAgain: boolean;
 }
 
 /** One admitted session. */
@@ -89,9 +95,11 @@ export class AgentHub {
   }
 
   /**
-   * Admits a handshaken session: refuses it over a limit (AGENT_CONNECTIONS_OVER_LIMIT), closes an
-   * older session of the same agent and zone (which then does not count), loads the agent's checks
-   * when it is its first session, and registers it with the backend; returns the connection id.
+   * Admits a handshaken session: refuses it over a limit (AGENT_CONNECTIONS_OVER_LIMIT), loads the
+   * agent's checks when it is its first session, registers it with the backend and then here, and
+   * only then closes an older session of the same agent and zone (which does not count against the
+   * limits): a refusal by the backend leaves everything as it was, the older session included.
+   * Returns the connection id.
    */
   admit(member: HubMember, principal: AgentPrincipal, fields: LiveConnectionFields): string {
     const { tenant } = principal;
@@ -103,10 +111,6 @@ export class AgentHub {
     if (others >= this.deps.connectionsMax) throw overLimit('connections', this.deps.connectionsMax);
     const tokenOthers = (this.tokens.get(tokenKey) ?? 0) - (olderToken === tokenKey ? 1 : 0);
     if (tokenOthers >= this.deps.tokenConnectionsMax) throw overLimit('token_connections', this.deps.tokenConnectionsMax);
-    if (older !== undefined) {
-      older.close('replaced by a newer connection of the same agent to the same zone');
-      this.remove(older);
-    }
     const entry = this.agents.get(agentKey) ?? this.loadEntry(tenant, fields.agentId);
     const connectionId = this.deps.backend.connected(tenant, fields);
     if (entry.members.size === 0) {
@@ -116,6 +120,11 @@ export class AgentHub {
     entry.members.set(fields.zoneId, member);
     this.registrations.set(member, { entry, zoneId: fields.zoneId, tokenKey, connectionId });
     this.tokens.set(tokenKey, (this.tokens.get(tokenKey) ?? 0) + 1);
+    if (older !== undefined) {
+      // remove() leaves the entry's zone slot alone: it holds the new session now.
+      older.close('replaced by a newer connection of the same agent to the same zone');
+      this.remove(older);
+    }
     return connectionId;
   }
 
@@ -150,11 +159,9 @@ export class AgentHub {
     return this.registration(member).entry.checks.get(checkId);
   }
 
-  /** The session's agent's checks, reloaded from the backend (a change it missed cannot stick). */
-  schedule(member: HubMember): readonly AgentCheck[] {
-    const { entry } = this.registration(member);
-    this.refresh(entry);
-    return [...entry.checks.values()];
+  /** The session's agent's schedule as cached: every committed change of its entities and checks reloads it. */
+  schedule(member: HubMember): ScheduleResult {
+    return this.registration(member).entry.schedule;
   }
 
   private registration(member: HubMember): Registration {
@@ -165,7 +172,7 @@ export class AgentHub {
 
   /** A new entry with the agent's entities and checks loaded (not yet registered). */
   private loadEntry(tenant: string, agentId: string): AgentEntry {
-    const entry: AgentEntry = { tenant, agentId, members: new Map(), entityIds: [], checks: new Map(), fingerprint: '' };
+    const entry: AgentEntry = { tenant, agentId, members: new Map(), entityIds: [], checks: new Map(), schedule: { checks: [] }, fingerprint: '', pushing: false, pushAgain: false };
     this.load(entry);
     return entry;
   }
@@ -175,7 +182,8 @@ export class AgentHub {
     entry.entityIds = backend.entitiesOf(entry.tenant, entry.agentId);
     const checks = backend.checksOf(entry.tenant, entry.entityIds);
     entry.checks = new Map(checks.map((check) => [check.check.id, check]));
-    entry.fingerprint = JSON.stringify(scheduleOf(checks));
+    entry.schedule = scheduleOf(checks);
+    entry.fingerprint = JSON.stringify(entry.schedule);
   }
 
   /** Reloads an agent's entities and checks; true when its schedule changed. */
@@ -193,7 +201,7 @@ export class AgentHub {
   /**
    * A committed change: a check change of an entity bound to a connected agent, or an entity change
    * that binds or unbinds one, reloads that agent's checks and, when its schedule changed, tells
-   * each of its sessions. Never throws (the change feed drops throws; we log them).
+   * the agent through one of its sessions. Never throws (the change feed drops throws; we log them).
    */
   private onChange(change: MonitoringChange): void {
     if (change.kind === 'alarm' || this.agents.size === 0) return;
@@ -205,11 +213,47 @@ export class AgentHub {
       }
       for (const key of affected) {
         const entry = this.agents.get(key);
-        if (entry !== undefined && this.refresh(entry)) for (const member of entry.members.values()) member.scheduleChanged();
+        if (entry !== undefined && this.refresh(entry)) this.push(entry);
       }
     } catch (error) {
       this.deps.logger.error({ tenant: change.tenant, kind: change.kind, id: change.id, error: loggableError(error) }, 'agent schedule refresh failed');
     }
+  }
+
+  /**
+   * Sends check_schedule.changed to one session of the agent (the agent fetches its one schedule
+   * once), another only when that one does not acknowledge it. One push per agent waits for its
+   * answer at a time: changes meanwhile make one more push after it.
+   */
+  private push(entry: AgentEntry): void {
+    if (entry.pushing) {
+      entry.pushAgain = true;
+      return;
+    }
+    entry.pushing = true;
+    void this.pushToOne(entry).then(() => {
+      entry.pushing = false;
+      if (!entry.pushAgain) return;
+      entry.pushAgain = false;
+      if (this.agents.get(pairKey(entry.tenant, entry.agentId)) === entry) this.push(entry);
+    });
+  }
+
+  /** Tries the agent's sessions in turn until one acknowledges; never rejects. */
+  private async pushToOne(entry: AgentEntry): Promise<void> {
+    let tried = 0;
+    for (const member of [...entry.members.values()]) {
+      if (!this.registrations.has(member)) continue;
+      tried++;
+      let acknowledged = false;
+      try {
+        acknowledged = await member.scheduleChanged();
+      } catch {
+        // A member's contract is to log and resolve false; a throw is taken as false all the same.
+      }
+      if (acknowledged) return;
+    }
+    if (tried > 0) this.deps.logger.warn({ tenant: entry.tenant, agentId: entry.agentId, tried }, 'check_schedule.changed reached no session of the agent');
   }
 
   private index(entry: AgentEntry, entityIds: readonly string[]): void {

@@ -1,8 +1,10 @@
 // Owns the endpoint's handlers of the methods a handshaken agent calls: schedule, metrics, config files and update versions, and the rules a metrics post must pass.
 import type { Clock } from '../../core/clock.js';
 import { StrataError } from '../../core/errors.js';
+import { DEFAULT_RETENTION_MS } from '../../model/resolution.js';
 import type { CheckResult } from '../../monitoring/check-result.js';
-import { AGENT_FUTURE_SKEW_MS } from '../agent-limits.js';
+import { expiryCutoffMs } from '../../retention/policy.js';
+import { AGENT_FUTURE_SKEW_MS, AGENT_POST_RETENTION_MARGIN_MS } from '../agent-limits.js';
 import type { MetricsPostParams, ScheduledCheck, ScheduleResult, VersionResult } from '../protocol/messages.js';
 import { metricsPostParams } from '../protocol/method-params.js';
 import { flattenMetrics } from '../protocol/wire-metrics.js';
@@ -37,8 +39,8 @@ export interface MethodContext {
   readonly counters: SessionCounters;
   /** The check with this id among the agent's current (cached) agent checks. */
   checkOf(checkId: string): AgentCheck | undefined;
-  /** The agent's agent checks, reloaded from the backend. */
-  schedule(): readonly AgentCheck[];
+  /** The agent's schedule as the hub caches it (refreshed on every change of its entities and checks). */
+  schedule(): ScheduleResult;
 }
 
 /** One agent check as check_schedule.get lists it (period and timeout in seconds, as stored). */
@@ -66,8 +68,25 @@ export function checkForPost(check: AgentCheck | undefined, params: Pick<Metrics
   return check;
 }
 
-/** Refuses a post timestamp more than AGENT_FUTURE_SKEW_MS ahead of `nowMs` (400 AGENT_PARAMS_INVALID, field timestamp). */
+/**
+ * The oldest post timestamp the endpoint takes at `nowMs`: the engine's rule (FULL retention, the
+ * default `strata serve` runs with; INGEST_TIMESTAMP_TOO_OLD) plus AGENT_POST_RETENTION_MARGIN_MS,
+ * as the points are written a little after the post is acknowledged.
+ */
+export function oldestPostTimestampMs(nowMs: number): number {
+  return expiryCutoffMs(nowMs, DEFAULT_RETENTION_MS, 'FULL') + AGENT_POST_RETENTION_MARGIN_MS;
+}
+
+/**
+ * Refuses a post timestamp more than AGENT_FUTURE_SKEW_MS ahead of `nowMs`, or older than
+ * oldestPostTimestampMs (400 AGENT_PARAMS_INVALID, field timestamp): an acknowledged post is one
+ * the engine takes, so the agent counts the refused one instead of losing it silently.
+ */
 export function checkPostTimestamp(timestampMs: number, nowMs: number): void {
+  const oldestMs = oldestPostTimestampMs(nowMs);
+  if (timestampMs < oldestMs) {
+    throw new StrataError('AGENT_PARAMS_INVALID', `timestamp ${timestampMs} is older than the engine keeps (oldest taken now: ${oldestMs})`, { field: 'timestamp' });
+  }
   if (timestampMs > nowMs + AGENT_FUTURE_SKEW_MS) {
     throw new StrataError('AGENT_PARAMS_INVALID', `timestamp ${timestampMs} is more than ${AGENT_FUTURE_SKEW_MS} ms ahead of the endpoint's clock`, { field: 'timestamp' });
   }
@@ -84,7 +103,7 @@ export function checkResultOf(params: MetricsPostParams, zoneId: string): CheckR
   };
 }
 
-/** check_metrics.post: validates the post against the agent's checks and hands its result to the backend. */
+/** check_metrics.post: validates the post against the agent's checks and hands its result to the backend (whose AGENT_BUSY, when it cannot take it now, goes to the agent). */
 function postMetrics(context: MethodContext, raw: unknown): Record<string, never> {
   const params = metricsPostParams(raw);
   const check = checkForPost(context.checkOf(params.check_id), params);
@@ -109,7 +128,7 @@ function versionOf(context: MethodContext): VersionResult {
 export function handleMethod(context: MethodContext, method: string, params: unknown): unknown {
   switch (method) {
     case 'check_schedule.get':
-      return scheduleOf(context.schedule());
+      return context.schedule();
     case 'check_metrics.post':
       return postMetrics(context, params);
     case 'config_file.post':

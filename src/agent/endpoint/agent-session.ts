@@ -1,15 +1,25 @@
-// Owns one agent connection on the endpoint after its first bytes: the RpcPeer, the hello and its timeout, the idle timeout, heartbeats and dispatch of the other methods.
+// Owns one agent connection on the endpoint after its first bytes: the RpcPeer and its line bound, the hello and its timeout, the idle timeout, the request rate limit, heartbeats and dispatch of the other methods.
 import type { TLSSocket } from 'node:tls';
 import type { Clock } from '../../core/clock.js';
 import { StrataError } from '../../core/errors.js';
 import { loggableError } from '../../monitoring/loggable-error.js';
-import { AGENT_IDLE_HEARTBEATS_MAX, AGENT_TOUCH_INTERVAL_MS } from '../agent-limits.js';
+import {
+  AGENT_HELLO_LINE_BYTES_MAX,
+  AGENT_IDLE_HEARTBEATS_MAX,
+  AGENT_LINE_BYTES_MAX,
+  AGENT_RATE_LIMITED_CLOSE_AFTER,
+  AGENT_REAUTH_INTERVAL_MS,
+  AGENT_REQUESTS_BURST_MAX,
+  AGENT_REQUESTS_PER_SECOND_MAX,
+  AGENT_TOUCH_INTERVAL_MS,
+} from '../agent-limits.js';
 import { ENDPOINT_NAME, type HelloResult, type RequestMessage } from '../protocol/messages.js';
 import { heartbeatParams, helloParams } from '../protocol/method-params.js';
 import { RpcPeer } from '../protocol/rpc-peer.js';
 import type { AgentBackend, AgentPrincipal } from './agent-backend.js';
 import type { AgentHub, HubLogger, HubMember } from './agent-hub.js';
 import { handleMethod, type MethodContext, type SessionCounters } from './agent-methods.js';
+import { RequestBudget } from './request-budget.js';
 
 /** The timers and answers every session of an endpoint shares. */
 export interface SessionSettings {
@@ -39,11 +49,13 @@ export interface AgentSessionDeps {
 /** The state of a handshaken session. */
 interface Handshaken {
   readonly principal: AgentPrincipal;
-  /** Kept to re-authenticate on each heartbeat (a deleted token ends the session); never logged. */
+  /** Kept to re-authenticate on heartbeats (a deleted token ends the session); never logged. */
   readonly token: string;
   readonly agentId: string;
   readonly connectionId: string;
   lastTouchMs: number;
+  /** When the token was last found valid: heartbeats check it again at most every AGENT_REAUTH_INTERVAL_MS. */
+  lastAuthMs: number;
 }
 
 /** The agent's address as the connection list shows it: IPv4-mapped IPv6 addresses in their IPv4 form. */
@@ -54,27 +66,30 @@ function agentIp(socket: TLSSocket): string {
 
 /**
  * One agent connection. Until a successful handshake.hello only that method is served (any other
- * closes with AGENT_HANDSHAKE_REQUIRED) and the hello timer runs; afterwards the idle timer closes
- * the session after AGENT_IDLE_HEARTBEATS_MAX heartbeat intervals without any message.
+ * closes with AGENT_HANDSHAKE_REQUIRED), lines are at most AGENT_HELLO_LINE_BYTES_MAX and the hello
+ * timer runs; afterwards lines may reach AGENT_LINE_BYTES_MAX and the idle timer closes the session
+ * after AGENT_IDLE_HEARTBEATS_MAX heartbeat intervals without any message. Every request spends one
+ * of the connection's RequestBudget (AGENT_REQUESTS_PER_SECOND_MAX, bursts of AGENT_REQUESTS_BURST_MAX).
  */
 export class AgentSession implements HubMember {
   private readonly peer: RpcPeer;
   private readonly helloTimer: NodeJS.Timeout;
+  private readonly budget: RequestBudget;
   private idleTimer: NodeJS.Timeout | undefined;
   private handshaken: Handshaken | undefined;
   private finished = false;
   /** What the agent sent as of the last idle tick, and how many ticks in a row saw nothing new. */
   private idleSeen = 0;
   private idleTicks = 0;
-  /** A check_schedule.changed waits for its answer; another is due after it. */
-  private pushing = false;
-  private pushAgain = false;
 
   constructor(private readonly deps: AgentSessionDeps) {
+    this.budget = new RequestBudget(AGENT_REQUESTS_PER_SECOND_MAX, AGENT_REQUESTS_BURST_MAX, deps.clock.now());
     this.peer = new RpcPeer({
       socket: deps.socket,
       self: ENDPOINT_NAME,
       peer: 'agent',
+      // Small until the hello succeeds: an unauthenticated connection makes the endpoint hold little.
+      lineBytesMax: AGENT_HELLO_LINE_BYTES_MAX,
       onRequest: (method, params, request) => this.onRequest(method, params, request),
       onClose: (error) => this.finish(error),
     });
@@ -91,30 +106,20 @@ export class AgentSession implements HubMember {
   }
 
   /**
-   * Tells the agent its schedule changed; a failure is logged (the agent refetches on its next
-   * connection). One push waits for its answer at a time: changes meanwhile make one more push after
-   * it, so a burst of changes cannot fill the peer's pending requests.
+   * Tells the agent its schedule changed; resolves true once the agent acknowledged it, false (the
+   * failure logged) otherwise, so the hub can try another session of the agent. Never rejects.
    */
-  scheduleChanged(): void {
-    if (this.finished || this.handshaken === undefined) return;
-    if (this.pushing) {
-      this.pushAgain = true;
-      return;
-    }
-    this.pushing = true;
+  async scheduleChanged(): Promise<boolean> {
+    if (this.finished || this.handshaken === undefined) return false;
     this.deps.counters.schedulePushes++;
     const { agentId, connectionId } = this.handshaken;
-    this.peer
-      .request('check_schedule.changed', {})
-      .catch((error: unknown) => {
-        this.deps.logger.warn({ zoneId: this.deps.zoneId, agentId, connectionId, error: loggableError(error) }, 'check_schedule.changed not acknowledged');
-      })
-      .finally(() => {
-        this.pushing = false;
-        if (!this.pushAgain) return;
-        this.pushAgain = false;
-        this.scheduleChanged();
-      });
+    try {
+      await this.peer.request('check_schedule.changed', {});
+      return true;
+    } catch (error) {
+      this.deps.logger.warn({ zoneId: this.deps.zoneId, agentId, connectionId, error: loggableError(error) }, 'check_schedule.changed not acknowledged');
+      return false;
+    }
   }
 
   /** Stops the timers and leaves the hub (reporting the disconnect) once. */
@@ -131,6 +136,7 @@ export class AgentSession implements HubMember {
 
   private async onRequest(method: string, params: unknown, request: RequestMessage): Promise<unknown> {
     try {
+      this.spend(request);
       return this.dispatch(method, params, request);
     } catch (error) {
       if (error instanceof StrataError) {
@@ -139,6 +145,25 @@ export class AgentSession implements HubMember {
       }
       throw error;
     }
+  }
+
+  /**
+   * Spends one request of the budget. Over it the request is refused with a 400 AGENT_RATE_LIMITED
+   * (the connection stays); the AGENT_RATE_LIMITED_CLOSE_AFTER-th refusal without a pause is answered
+   * and then closes the connection.
+   */
+  private spend(request: RequestMessage): void {
+    if (this.budget.take(this.deps.clock.now())) return;
+    const error = new StrataError(
+      'AGENT_RATE_LIMITED',
+      `more than ${AGENT_REQUESTS_PER_SECOND_MAX} requests per second (bursts of ${AGENT_REQUESTS_BURST_MAX}) on this connection; ${request.method.slice(0, 64)} was not served`,
+      { method: request.method.slice(0, 64), requestsPerSecondMax: AGENT_REQUESTS_PER_SECOND_MAX },
+    );
+    if (this.budget.refusedInRun >= AGENT_RATE_LIMITED_CLOSE_AFTER) {
+      this.peer.fail(request.id, error);
+      this.close(`${AGENT_RATE_LIMITED_CLOSE_AFTER} requests refused for their rate without a pause`, error);
+    }
+    throw error;
   }
 
   private dispatch(method: string, params: unknown, request: RequestMessage): unknown {
@@ -165,9 +190,11 @@ export class AgentSession implements HubMember {
       agentIp: agentIp(this.deps.socket),
       zoneId: this.deps.zoneId,
     });
-    this.handshaken = { principal, token: params.token, agentId: params.agent_id, connectionId, lastTouchMs: this.deps.clock.now() };
+    const nowMs = this.deps.clock.now();
+    this.handshaken = { principal, token: params.token, agentId: params.agent_id, connectionId, lastTouchMs: nowMs, lastAuthMs: nowMs };
     clearTimeout(this.helloTimer);
     this.peer.setPeer(request.source);
+    this.peer.setLineBytesMax(AGENT_LINE_BYTES_MAX);
     this.startIdleTimer();
     this.deps.counters.hellos++;
     this.deps.onHello?.();
@@ -176,17 +203,24 @@ export class AgentSession implements HubMember {
     return { heartbeat_interval: heartbeatIntervalMs, entity_id: this.deps.hub.entityOf(this), channel };
   }
 
-  /** heartbeat.post: the token must still be valid; refreshes last_connected at most every AGENT_TOUCH_INTERVAL_MS. */
+  /**
+   * heartbeat.post: checks the token again when AGENT_REAUTH_INTERVAL_MS passed since it was last
+   * found valid (a deleted one closes the session); refreshes last_connected at most every AGENT_TOUCH_INTERVAL_MS.
+   */
   private heartbeat(handshaken: Handshaken, raw: unknown): { timestamp: number } {
     heartbeatParams(raw);
-    const principal = this.deps.backend.authenticate(handshaken.token);
-    if (principal === undefined || principal.tenant !== handshaken.principal.tenant || principal.tokenId !== handshaken.principal.tokenId) {
-      throw new StrataError('AGENT_TOKEN_INVALID', 'the agent token was deleted');
-    }
     const nowMs = this.deps.clock.now();
+    const { tenant, tokenId } = handshaken.principal;
+    if (nowMs - handshaken.lastAuthMs >= AGENT_REAUTH_INTERVAL_MS) {
+      const principal = this.deps.backend.authenticate(handshaken.token);
+      if (principal === undefined || principal.tenant !== tenant || principal.tokenId !== tokenId) {
+        throw new StrataError('AGENT_TOKEN_INVALID', 'the agent token was deleted');
+      }
+      handshaken.lastAuthMs = nowMs;
+    }
     if (nowMs - handshaken.lastTouchMs >= AGENT_TOUCH_INTERVAL_MS) {
       handshaken.lastTouchMs = nowMs;
-      this.deps.backend.touch(principal.tenant, handshaken.agentId);
+      this.deps.backend.touch(tenant, handshaken.agentId);
     }
     this.deps.counters.heartbeats++;
     return { timestamp: nowMs };

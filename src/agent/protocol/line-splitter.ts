@@ -15,8 +15,14 @@ export class LineSplitter {
   private parts: Buffer[] = [];
   private partialBytes = 0;
 
-  constructor(private readonly lineBytesMax: number = AGENT_LINE_BYTES_MAX) {
+  constructor(private lineBytesMax: number = AGENT_LINE_BYTES_MAX) {
     assert(Number.isSafeInteger(lineBytesMax) && lineBytesMax > 0, 'lineBytesMax is a positive integer');
+  }
+
+  /** Changes the bound for what is pushed from now on (the line being read counts its buffered bytes against the new bound). */
+  setLineBytesMax(lineBytesMax: number): void {
+    assert(Number.isSafeInteger(lineBytesMax) && lineBytesMax > 0, 'lineBytesMax is a positive integer');
+    this.lineBytesMax = lineBytesMax;
   }
 
   /** The complete lines `chunk` finishes, decoded as UTF-8; throws StrataError AGENT_LINE_TOO_LONG when a line (complete or still partial) exceeds the limit. Buffers at most lineBytesMax bytes. */

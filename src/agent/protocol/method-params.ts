@@ -2,12 +2,12 @@
 import { StrataError, type ErrorCode } from '../../core/errors.js';
 import { isAgentId } from '../../monitoring/agent-rules.js';
 import {
+  AGENT_CHECK_PERIOD_S_MAX,
   AGENT_FEATURES_MAX,
   AGENT_FIELD_LENGTH_MAX,
   AGENT_HEARTBEAT_INTERVAL_MS_MAX,
   AGENT_HEARTBEAT_INTERVAL_MS_MIN,
   AGENT_POST_DIMENSIONS_MAX,
-  AGENT_POST_METRICS_MAX,
   AGENT_SCHEDULE_CHECKS_MAX,
 } from '../agent-limits.js';
 import {
@@ -58,6 +58,12 @@ function safeIntegerAt(value: unknown, field: string): number {
   return value;
 }
 
+/** Seconds of a check's period or timeout: a finite number from `min` to `max`. */
+function secondsAt(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) refuse(field, `must be a number of seconds from ${min} to ${max}`);
+  return value;
+}
+
 function positiveNumberAt(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) refuse(field, 'must be a positive number');
   return value;
@@ -105,19 +111,22 @@ function wireMetricAt(value: unknown, field: string): WireMetric {
   return { t: o.t, v, u };
 }
 
-/** One `[dimension, {name: metric}]` entry; `counted` is how many metrics the entries before it held. */
-function dimensionAt(value: unknown, field: string, counted: number): WireDimension {
+/** One `[dimension, {name: metric}]` entry: the dimension null or a non-empty string. */
+function dimensionAt(value: unknown, field: string): WireDimension {
   const pair = arrayAt(value, field, 2);
   if (pair.length !== 2) refuse(field, 'must be a [dimension, metrics] pair');
-  const dimension = pair[0] === null ? null : stringAt(pair[0], `${field}[0]`);
+  const dimension = pair[0] === null ? null : stringAt(pair[0], `${field}[0]`, true);
   const entries = Object.entries(objectAt(pair[1], `${field}[1]`));
-  if (counted + entries.length > AGENT_POST_METRICS_MAX) refuse('metrics', `must hold at most ${AGENT_POST_METRICS_MAX} metrics`);
   const metrics = entries.map(([name, metric]): [string, WireMetric] => [name, wireMetricAt(metric, `${field}[1].${name}`)]);
   // fromEntries defines own properties, so a metric named __proto__ stays a metric.
   return [dimension, Object.fromEntries(metrics)];
 }
 
-/** check_metrics.post params: state available|unavailable, timestamp a safe integer of ms, metrics at most AGENT_POST_DIMENSIONS_MAX `[string|null, {name: {t, v, u}}]` pairs (`u` left out: 'unknown'). */
+/**
+ * check_metrics.post params: state available|unavailable, timestamp a safe integer of ms, metrics at most AGENT_POST_DIMENSIONS_MAX `[string|null, {name: {t, v, u}}]` pairs (`u` left out: 'unknown').
+ * This owns the shape (a dimension is null or a non-empty string); the metric names and their count
+ * (AGENT_POST_METRICS_MAX) are flattenMetrics' rules (wire-metrics.ts), which the endpoint applies next.
+ */
 export function metricsPostParams(params: unknown): MetricsPostParams {
   const o = objectAt(params, 'params');
   const checkId = stringAt(o.check_id, 'check_id', true);
@@ -126,12 +135,7 @@ export function metricsPostParams(params: unknown): MetricsPostParams {
   if (state !== 'available' && state !== 'unavailable') refuse('state', 'must be available or unavailable');
   const status = stringAt(o.status, 'status');
   const timestamp = safeIntegerAt(o.timestamp, 'timestamp');
-  let counted = 0;
-  const metrics = arrayAt(o.metrics, 'metrics', AGENT_POST_DIMENSIONS_MAX).map((entry, index) => {
-    const dimension = dimensionAt(entry, `metrics[${index}]`, counted);
-    counted += Object.keys(dimension[1]).length;
-    return dimension;
-  });
+  const metrics = arrayAt(o.metrics, 'metrics', AGENT_POST_DIMENSIONS_MAX).map((entry, index) => dimensionAt(entry, `metrics[${index}]`));
   const base: MetricsPostParams = { check_id: checkId, check_type: checkType, state, status, metrics, timestamp };
   if (o.min_check_period === undefined || o.min_check_period === null) return base;
   return { ...base, min_check_period: positiveNumberAt(o.min_check_period, 'min_check_period') };
@@ -141,17 +145,19 @@ function scheduledCheckAt(value: unknown, field: string): ScheduledCheck {
   const o = objectAt(value, field);
   const details = o.details === undefined || o.details === null ? {} : objectAt(o.details, `${field}.details`);
   if (o.disabled !== undefined && typeof o.disabled !== 'boolean') refuse(`${field}.disabled`, 'must be a boolean');
-  return {
-    id: stringAt(o.id, `${field}.id`, true),
-    type: stringAt(o.type, `${field}.type`, true),
-    details,
-    period: positiveNumberAt(o.period, `${field}.period`),
-    timeout: positiveNumberAt(o.timeout, `${field}.timeout`),
-    disabled: o.disabled === true,
-  };
+  const id = stringAt(o.id, `${field}.id`, true);
+  const type = stringAt(o.type, `${field}.type`, true);
+  const period = secondsAt(o.period, `${field}.period`, 1, AGENT_CHECK_PERIOD_S_MAX);
+  const timeout = secondsAt(o.timeout, `${field}.timeout`, 1, period);
+  return { id, type, details, period, timeout, disabled: o.disabled === true };
 }
 
-/** The check_schedule.get result the agent reads: at most AGENT_SCHEDULE_CHECKS_MAX checks (details left out: {}, disabled left out: false). */
+/**
+ * The check_schedule.get result the agent reads: at most AGENT_SCHEDULE_CHECKS_MAX checks (details left out: {}, disabled left out: false).
+ * Each check's period is 1 to AGENT_CHECK_PERIOD_S_MAX seconds and its timeout 1 second to its period: one check out
+ * of range refuses the whole answer (AGENT_PARAMS_INVALID naming the field), so the agent keeps the schedule it runs
+ * rather than arm a timer setTimeout cannot hold (beyond 2^31 ms it fires at once).
+ */
 export function scheduleResult(result: unknown): ScheduleResult {
   const o = objectAt(result, 'result');
   return { checks: arrayAt(o.checks, 'checks', AGENT_SCHEDULE_CHECKS_MAX).map((entry, index) => scheduledCheckAt(entry, `checks[${index}]`)) };

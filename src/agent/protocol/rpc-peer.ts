@@ -103,6 +103,12 @@ export class RpcPeer {
     this.peer = name;
   }
 
+  /** Changes the longest line read or sent from now on (the endpoint raises it once a handshake succeeded). */
+  setLineBytesMax(lineBytesMax: number): void {
+    this.splitter.setLineBytesMax(lineBytesMax);
+    this.limits.lineBytesMax = lineBytesMax;
+  }
+
   /**
    * Sends a request; resolves with its result; rejects with StrataError AGENT_REQUEST_TIMEOUT, AGENT_CONNECTION_CLOSED, AGENT_PEER_TOO_SLOW, or AGENT_REQUEST_REFUSED (details {code, message, type}) when the peer answers with an error. Ids are numbers counting up from 0.
    * A request whose line would exceed lineBytesMax is refused with AGENT_LINE_TOO_LONG and the connection kept.
@@ -236,6 +242,16 @@ export class RpcPeer {
           if (!this.isClosed) this.fail(message.id, isStrataError(error) ? error : new StrataError('INTERNAL', `${message.method} failed`));
         },
       )
+      // Answering threw (a result JSON cannot hold, such as a BigInt or a cycle): a 500, never an unhandled rejection.
+      .catch(() => {
+        const error = new StrataError('INTERNAL', `answering ${message.method} failed`, { method: message.method });
+        try {
+          this.fail(message.id, error);
+        } catch {
+          // The close below ends the connection all the same.
+        }
+        this.close(error);
+      })
       .finally(settle);
   }
 

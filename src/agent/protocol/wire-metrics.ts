@@ -105,11 +105,13 @@ function checkMetricName(name: string, field: string): void {
   }
 }
 
-/** Flattens dimensions into bare metric names: `name` for a null dimension, `${dimension}.${name}` otherwise; throws AGENT_PARAMS_INVALID on a duplicate name, more than AGENT_POST_METRICS_MAX metrics, or a name that is not a valid metric name. */
+/**
+ * Flattens dimensions into bare metric names: `name` for a null dimension, `${dimension}.${name}` otherwise; throws AGENT_PARAMS_INVALID on a duplicate name, more than AGENT_POST_METRICS_MAX metrics, or a name that is not a valid metric name.
+ * This owns the count and the names; the dimensions' shape (a dimension null or a non-empty string) is metricsPostParams' rule (method-params.ts), applied first.
+ */
 export function flattenMetrics(dimensions: readonly WireDimension[]): Record<string, ResultMetric> {
   const flat = new Map<string, ResultMetric>();
   dimensions.forEach(([dimension, metrics], index) => {
-    if (dimension !== null && dimension.length === 0) throw invalid(`metrics[${index}][0]`, 'a dimension is null or a non-empty string');
     for (const [name, metric] of Object.entries(metrics)) {
       const field = `metrics[${index}][1].${name}`;
       if (name.length === 0) throw invalid(field, 'a metric name is empty');

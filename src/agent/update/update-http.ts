@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { assert } from '../../core/assert.js';
 import { StrataError } from '../../core/errors.js';
 import { statusOfKind } from '../../core/error-status.js';
 import { AGENT_UPDATE_BUNDLE_BYTES_MAX, AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS, UPDATE_HTTP_HEADERS_TIMEOUT_MS, UPDATE_HTTP_IDLE_TIMEOUT_MS, UPDATE_SIGNATURE_BYTES_MAX } from '../agent-limits.js';
@@ -23,6 +24,8 @@ export interface UpdateHttpOptions {
   readonly logger?: UpdateHttpLogger;
   /** Largest bundle served (AGENT_UPDATE_BUNDLE_BYTES_MAX). */
   readonly bundleBytesMax?: number;
+  /** How long a connection may last from its handover, however slowly it reads (AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS). */
+  readonly downloadTimeoutMs?: number;
 }
 
 /** True when the first bytes of a connection start an HTTP request (`GET ` or `HEAD `) rather than a JSON line. */
@@ -98,12 +101,16 @@ async function serve(store: UpdateStore, request: IncomingMessage, response: Ser
   await pipeline(handle.createReadStream({ start: 0, end: size - 1, autoClose: true, emitClose: true }), response);
 }
 
-/** Closes connections that never send a request head, and every connection at the download deadline. */
-function boundConnections(server: Server): void {
+/**
+ * Closes connections that never send a request head, and every connection at the download
+ * deadline: a reader slow enough to pass the idle timeout (a byte now and then) still holds its
+ * connection no longer than downloadTimeoutMs.
+ */
+function boundConnections(server: Server, downloadTimeoutMs: number): void {
   const headTimers = new WeakMap<Socket, NodeJS.Timeout>();
   server.on('connection', (socket: Socket) => {
     const head = setTimeout(() => socket.destroy(), UPDATE_HTTP_HEADERS_TIMEOUT_MS);
-    const deadline = setTimeout(() => socket.destroy(), AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS);
+    const deadline = setTimeout(() => socket.destroy(), downloadTimeoutMs);
     head.unref();
     deadline.unref();
     headTimers.set(socket, head);
@@ -120,11 +127,13 @@ function boundConnections(server: Server): void {
  * from the store (streamed, Content-Length, 404 JSON {code,message,type} otherwise, 405 for other
  * methods); request timeout bounded; keep-alive off. The endpoint hands it TLS sockets with
  * `server.emit('connection', socket)`; Node enforces its own request timeouts only on listening
- * servers, so the head and download deadlines here are timers of our own. The number of
- * connections is the endpoint's connection limit.
+ * servers, so the head and download deadlines here are timers of our own. The endpoint bounds
+ * the number of connections (its download pool, apart from the handshakes).
  */
 export function createUpdateHttpServer(store: UpdateStore, options: UpdateHttpOptions = {}): Server {
-  const server = createServer({ maxHeaderSize: HEADER_BYTES_MAX, requestTimeout: AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS, headersTimeout: UPDATE_HTTP_HEADERS_TIMEOUT_MS }, (request, response) => {
+  const downloadTimeoutMs = options.downloadTimeoutMs ?? AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS;
+  assert(Number.isSafeInteger(downloadTimeoutMs) && downloadTimeoutMs > 0 && downloadTimeoutMs <= AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS, 'the download timeout is a positive integer up to AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS');
+  const server = createServer({ maxHeaderSize: HEADER_BYTES_MAX, requestTimeout: downloadTimeoutMs, headersTimeout: Math.min(UPDATE_HTTP_HEADERS_TIMEOUT_MS, downloadTimeoutMs) }, (request, response) => {
     serve(store, request, response, options).catch((error: unknown) => {
       options.logger?.warn({ url: request.url, code: (error as { code?: unknown }).code }, 'update download ended early');
       response.destroy();
@@ -133,6 +142,6 @@ export function createUpdateHttpServer(store: UpdateStore, options: UpdateHttpOp
   server.keepAliveTimeout = 0;
   server.maxRequestsPerSocket = 1;
   server.timeout = UPDATE_HTTP_IDLE_TIMEOUT_MS;
-  boundConnections(server);
+  boundConnections(server, downloadTimeoutMs);
   return server;
 }

@@ -37,7 +37,7 @@ export interface SinkStats {
   readonly pointsWritten: number;
   /** Points the engine refused one by one (a value it does not take). */
   readonly pointsRejected: number;
-  /** Points lost: a failed engine write, or more pending than CHECK_SINK_PENDING_POINTS_MAX. */
+  /** Points lost: a failed engine write, or the points of a result refused because they did not all fit CHECK_SINK_PENDING_POINTS_MAX. */
   readonly pointsDropped: number;
   /** Engine writes that failed (logged). */
   readonly writeFailures: number;
@@ -51,7 +51,10 @@ export interface SinkStats {
  * (every CHECK_SINK_FLUSH_MS, or at once when CHECK_SINK_BATCH_POINTS are pending), one write in
  * flight at a time. Availability and the status text are not metrics (spec 2.3 lists the metrics
  * of each check type): they reach the alarms with the result. Work per result is O(its metrics).
- * A failing engine is logged and counted, never thrown into the scheduler.
+ * A failing engine is logged and counted, never thrown into the scheduler. A result is taken whole
+ * or not at all: when its points do not all fit the pending bound, accept() returns false and
+ * neither queues a point nor tells the alarms, so a caller that can keep it (the agent endpoint)
+ * refuses it and it comes again.
  */
 export class ResultSink implements ResultConsumer {
   private pending: Point[] = [];
@@ -71,16 +74,24 @@ export class ResultSink implements ResultConsumer {
     this.pendingPointsMax = deps.pendingPointsMax ?? CHECK_SINK_PENDING_POINTS_MAX;
   }
 
-  /** Takes one result of `check` (its secrets redacted): its points wait for the next write; the alarms see it now. */
-  accept(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void {
+  /**
+   * Takes one result of `check` (its secrets redacted): its points wait for the next write; the
+   * alarms see it now. False, with nothing taken (its points counted as dropped), when its points
+   * do not all fit the pending bound.
+   */
+  accept(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): boolean {
     const entityId = check.entityId ?? '';
+    const metrics = Object.entries(result.metrics);
+    if (this.pending.length + metrics.length > this.pendingPointsMax) {
+      this.counters.pointsDropped += metrics.length;
+      return false;
+    }
     // Remote checks name their metrics by zone (spec 2.3); an agent check's are the bare names,
     // whichever zone's endpoint carried them.
     const remote = isRemoteType(check.doc.type);
-    for (const [metric, value] of Object.entries(result.metrics)) {
+    for (const [metric, value] of metrics) {
       const name = remote ? remoteMetricName(result.monitoringZoneId, metric) : metric;
-      if (this.pending.length >= this.pendingPointsMax) this.counters.pointsDropped++;
-      else this.pending.push({ tenant, metric: checkMetricSeries(entityId, check.id, name), timestamp: result.timestampMs, value: value.data, unit: value.unit });
+      this.pending.push({ tenant, metric: checkMetricSeries(entityId, check.id, name), timestamp: result.timestampMs, value: value.data, unit: value.unit });
       this.noteType(tenant, entityId, check.id, name, value.type);
     }
     if (this.pending.length >= this.batchPoints) void this.flush();
@@ -90,6 +101,7 @@ export class ResultSink implements ResultConsumer {
     } catch (error) {
       this.deps.logger.error({ tenant, entityId, checkId: check.id, errName: error instanceof Error ? error.name : typeof error }, 'alarm evaluation failed for a check result');
     }
+    return true;
   }
 
   /** Writes every pending point (and declares pending metric types); resolves when they are written. Never throws. */

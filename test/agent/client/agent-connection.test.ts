@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import { StrataError } from '../../../src/core/errors.js';
+import { AGENT_LINE_BYTES_MAX } from '../../../src/agent/agent-limits.js';
 import { AgentConnection, type AgentConnectionOptions } from '../../../src/agent/client/agent-connection.js';
 import { systemScheduler } from '../../../src/agent/client/agent-deps.js';
 import { loadAgentTls, renewServerCertificate, type AgentTlsMaterial } from '../../../src/agent/endpoint/agent-ca.js';
@@ -179,6 +180,19 @@ describe('AgentConnection', () => {
     expect(recorded.downs).toBe(1);
   });
 
+  it('keeps the connection when a request is too long to send: it is refused before anything is written', async () => {
+    const endpoint = await endpointWith();
+    const { connection, recorded } = connectionTo(endpoint);
+    await waitFor(() => connection.ready, 'the hello');
+    const error = await connection.request('config_file.post', { config_data: 'x'.repeat(AGENT_LINE_BYTES_MAX) }).then(() => undefined, (e: unknown) => e);
+    expect((error as StrataError).code).toBe('AGENT_LINE_TOO_LONG');
+    expect(connection.ready).toBe(true);
+    expect(await connection.request('check_schedule.get', {})).toEqual({ checks: [] });
+    expect(endpoint.of('config_file.post')).toEqual([]);
+    expect(recorded.downs).toBe(0);
+    expect(connection.status()).toMatchObject({ hellos: 1, failures: 0 });
+  });
+
   it('refuses requests while not ready', async () => {
     const endpoint = await endpointWith(otherTls);
     const { connection } = connectionTo(endpoint);
@@ -203,5 +217,22 @@ describe('AgentConnection', () => {
     expect(connection.status().state).toBe('stopped');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(endpoint.of('handshake.hello')).toHaveLength(1);
+  });
+
+  it('stops by letting the endpoint read what was already sent, and tells its owner it is down once', async () => {
+    const endpoint = await endpointWith();
+    const { connection, recorded } = connectionTo(endpoint);
+    await waitFor(() => connection.ready, 'the hello');
+    // More than the kernel takes at once while the endpoint (in this process) cannot read: a socket destroyed at stop would lose the rest.
+    const payload = 'x'.repeat(AGENT_LINE_BYTES_MAX - 1024);
+    const sent = [1, 2, 3].map(() => connection.request('config_file.post', { config_data: payload }).then(() => undefined, (e: unknown) => e));
+    await connection.stop();
+    expect(connection.status()).toMatchObject({ state: 'stopped', readySinceMs: null });
+    expect(recorded.downs).toBe(1);
+    for (const outcome of await Promise.all(sent)) expect((outcome as StrataError).code).toBe('AGENT_CONNECTION_CLOSED');
+    await waitFor(() => endpoint.of('config_file.post').length === 3, 'the requests sent before stop');
+    for (const request of endpoint.of('config_file.post')) expect(request.params.config_data).toBe(payload);
+    await connection.stop();
+    expect(recorded.downs).toBe(1);
   });
 });

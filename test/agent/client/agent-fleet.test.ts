@@ -5,23 +5,27 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import { StrataError } from '../../../src/core/errors.js';
+import { AGENT_CHECK_PERIOD_S_MAX, AGENT_LINE_BYTES_MAX, AGENT_POST_ATTEMPTS_MAX } from '../../../src/agent/agent-limits.js';
 import { AgentFleet, type AgentFleetOptions } from '../../../src/agent/client/agent-fleet.js';
-import { systemScheduler } from '../../../src/agent/client/agent-deps.js';
 import { loadOrCreateGuid } from '../../../src/agent/client/agent-state.js';
-import { collectorFor } from '../../../src/agent/collectors/collector-registry.js';
+import { collectorFor, type Collector } from '../../../src/agent/collectors/collector-registry.js';
 import { loadAgentTls, type AgentTlsMaterial } from '../../../src/agent/endpoint/agent-ca.js';
 import type { MetricsPostParams, ScheduledCheck } from '../../../src/agent/protocol/messages.js';
 import { wireMetric } from '../../../src/agent/protocol/wire-metrics.js';
 import { generateUpdateKeys, signBundle } from '../../../src/agent/update/bundle-signature.js';
 import { UpdateStore } from '../../../src/agent/update/update-store.js';
+import { fastTime } from './fast-time.js';
 import { recordingLogger, TestEndpoint, waitFor, type RecordedRequest, type TestEndpointSettings } from './test-endpoint.js';
 
 const TOKEN = 'f'.repeat(64) + ':1234';
 const GUID = '11111111-2222-4333-8444-555555555555';
 
-/** A load-average check every 100 ms (period and timeout are seconds on the wire). */
+/** The fleets run on a time this many times faster than the wall clock, so that whole-second periods pass quickly. */
+const SPEEDUP = 5;
+
+/** A load-average check every second (200 ms of real time; period and timeout are whole seconds on the wire). */
 function loadCheck(id: string, overrides: Partial<ScheduledCheck> = {}): ScheduledCheck {
-  return { id, type: 'agent.load_average', details: {}, period: 0.1, timeout: 1, disabled: false, ...overrides };
+  return { id, type: 'agent.load_average', details: {}, period: 1, timeout: 1, disabled: false, ...overrides };
 }
 
 let tls: AgentTlsMaterial;
@@ -46,12 +50,14 @@ afterEach(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function endpoint(settings: Partial<TestEndpointSettings> = {}): Promise<TestEndpoint> {
-  const started = await TestEndpoint.start(tls, settings);
+  // A heartbeat every 500 ms of the fleets' time: 100 ms of real time.
+  const started = await TestEndpoint.start(tls, { heartbeatIntervalMs: 500, ...settings });
   endpoints.push(started);
   return started;
 }
 
 function fleetOf(targets: readonly TestEndpoint[], options: Partial<AgentFleetOptions> = {}): AgentFleet {
+  const time = fastTime(SPEEDUP);
   const fleet = new AgentFleet({
     endpoints: targets.map((target) => ({ host: '127.0.0.1', port: target.port })),
     ca: tls.rootCert,
@@ -61,8 +67,8 @@ function fleetOf(targets: readonly TestEndpoint[], options: Partial<AgentFleetOp
     processVersion: '0.1.0',
     bundleVersion: '0.1.0',
     collectorFor: (type) => collectorFor(type, { procRoot }),
-    clock: systemClock,
-    scheduler: systemScheduler,
+    clock: time.clock,
+    scheduler: time.scheduler,
     random: () => 0.5,
     logger: recordingLogger(),
     reconnectBaseMs: 20,
@@ -144,7 +150,7 @@ describe('AgentFleet', () => {
   });
 
   it('buffers results while disconnected, dropping and counting the oldest beyond its bound, and posts the rest after reconnecting', async () => {
-    const target = await endpoint({ checks: [loadCheck('chLoad', { period: 0.05 })] });
+    const target = await endpoint({ checks: [loadCheck('chLoad')] });
     const fleet = fleetOf([target], { bufferResultsMax: 3 });
     await waitFor(() => posts(target).length >= 2, 'results while connected');
     target.settings.refuseConnections = true;
@@ -168,6 +174,49 @@ describe('AgentFleet', () => {
     const all = keysOf(posts(target));
     expect(new Set(all).size).toBe(all.length);
     expect(fleet.status()).toMatchObject({ requeued: 0, posted: 0 });
+  });
+
+  it(`drops a result after ${AGENT_POST_ATTEMPTS_MAX} failed posts: one the endpoint always refuses as AGENT_BUSY (closing the connection) blocks nothing`, async () => {
+    const target = await endpoint({ checks: [loadCheck('chLoad')], refusePosts: new StrataError('AGENT_BUSY', 'the metrics queue is full') });
+    const fleet = fleetOf([target]);
+    await waitFor(() => fleet.status().abandoned >= 2, 'two abandoned results');
+    const attempts = new Map<string, number>();
+    for (const key of keysOf(posts(target))) attempts.set(key, (attempts.get(key) ?? 0) + 1);
+    expect(Math.max(...attempts.values())).toBeLessThanOrEqual(AGENT_POST_ATTEMPTS_MAX);
+    expect(fleet.status()).toMatchObject({ posted: 0, refused: 0, oversized: 0 });
+    expect(fleet.status().requeued).toBeGreaterThanOrEqual(2 * (AGENT_POST_ATTEMPTS_MAX - 1));
+    // Each refusal (503) closed the connection, and the agent came back for the next attempt.
+    expect(fleet.status().connections[0]?.hellos).toBeGreaterThanOrEqual(AGENT_POST_ATTEMPTS_MAX);
+    target.settings.refusePosts = undefined;
+    await waitFor(() => fleet.status().posted >= 2, 'results posted once the endpoint takes them');
+  });
+
+  it('drops a result too long to post, counting it, and keeps the connection for the others', async () => {
+    const big: Collector = {
+      collect: () => Promise.resolve({ available: true, status: 'success', metrics: [[null, { blob: wireMetric('string', 'x'.repeat(AGENT_LINE_BYTES_MAX), '') }]] }),
+    };
+    const target = await endpoint({ checks: [loadCheck('chBig', { type: 'agent.big' }), loadCheck('chLoad')] });
+    const fleet = fleetOf([target], { collectorFor: (type) => (type === 'agent.big' ? big : collectorFor(type, { procRoot })) });
+    await waitFor(() => fleet.status().oversized >= 2 && posts(target).length >= 2, 'two oversized results and two posted');
+    expect(new Set(posts(target).map((result) => result.check_id))).toEqual(new Set(['chLoad']));
+    expect(fleet.status().connections[0]).toMatchObject({ state: 'ready', hellos: 1, failures: 0 });
+    expect(fleet.status()).toMatchObject({ requeued: 0, abandoned: 0 });
+  });
+
+  it('refuses a schedule with a period beyond AGENT_CHECK_PERIOD_S_MAX as a whole, logging the field, and keeps running the one it has', async () => {
+    const target = await endpoint({ checks: [loadCheck('chLoad')] });
+    const logger = recordingLogger();
+    const fleet = fleetOf([target], { logger });
+    await waitFor(() => posts(target).length >= 1, 'a result of the first schedule');
+    target.settings.checks = [loadCheck('chNew'), loadCheck('chHuge', { period: AGENT_CHECK_PERIOD_S_MAX + 1 })];
+    const session = [...target.sessions.values()][0];
+    expect(await session?.request('check_schedule.changed', {})).toEqual({});
+    await waitFor(() => logger.lines.some((line) => line.msg.startsWith('check schedule answer invalid')), 'the refusal');
+    expect(logger.lines.find((line) => line.msg.startsWith('check schedule answer invalid'))?.obj).toMatchObject({ code: 'AGENT_PARAMS_INVALID', field: 'checks[1].period' });
+    const postedBefore = posts(target).length;
+    await waitFor(() => posts(target).length >= postedBefore + 2, 'results of the schedule kept');
+    expect(new Set(posts(target).map((result) => result.check_id))).toEqual(new Set(['chLoad']));
+    expect(fleet.status()).toMatchObject({ schedules: 1, checks: { checks: 1, enabled: 1 } });
   });
 
   it('says hello with the guid kept in the state directory, the same after a restart', async () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { StrataError } from '../../../src/core/errors.js';
+import { AGENT_CHECK_PERIOD_S_MAX } from '../../../src/agent/agent-limits.js';
 import { CheckLoop } from '../../../src/agent/client/check-loop.js';
 import { collectorFor, type Collected, type Collector } from '../../../src/agent/collectors/collector-registry.js';
 import type { MetricsPostParams, ScheduledCheck } from '../../../src/agent/protocol/messages.js';
@@ -101,6 +102,20 @@ describe('CheckLoop', () => {
     await scheduler.advance(1);
     expect(results).toMatchObject([{ check_id: 'chHang', state: 'unavailable', status: 'check timed out after 2000 ms', metrics: [], timestamp: START_MS }]);
     expect(loop.status().timeouts).toBe(1);
+  });
+
+  it('runs no check whose period or timeout makes a timer beyond AGENT_CHECK_PERIOD_S_MAX, or none', async () => {
+    const { scheduler, results, loop } = loopWith(counted, 0);
+    loop.setSchedule([
+      check('chLong', { period: AGENT_CHECK_PERIOD_S_MAX + 1 }),
+      check('chLongTimeout', { timeout: 2 ** 31 }),
+      check('chZero', { period: 0.0001 }),
+      check('chOk', { period: AGENT_CHECK_PERIOD_S_MAX, timeout: AGENT_CHECK_PERIOD_S_MAX }),
+    ]);
+    expect(loop.status()).toMatchObject({ checks: 4, enabled: 1 });
+    expect(scheduler.pending).toBe(1);
+    await scheduler.advance(0);
+    expect(results.map((r) => r.check_id)).toEqual(['chOk']);
   });
 
   it('skips a due run while the previous one is still in flight', async () => {

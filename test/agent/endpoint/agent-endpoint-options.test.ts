@@ -7,7 +7,10 @@ import {
   AGENT_HEARTBEAT_INTERVAL_MS_MIN,
   AGENT_HELLO_TIMEOUT_MS,
   AGENT_PENDING_HANDSHAKES_MAX,
+  AGENT_PENDING_HANDSHAKES_PER_ADDRESS_MAX,
   AGENT_TOKEN_CONNECTIONS_MAX,
+  AGENT_UPDATE_DOWNLOADS_MAX,
+  AGENT_UPDATE_DOWNLOADS_PER_ADDRESS_MAX,
 } from '../../../src/agent/agent-limits.js';
 import { endpointLimits, type AgentEndpointOptions } from '../../../src/agent/endpoint/agent-endpoint-options.js';
 
@@ -32,6 +35,9 @@ describe('endpointLimits', () => {
       connectionsMax: AGENT_CONNECTIONS_MAX,
       tokenConnectionsMax: AGENT_TOKEN_CONNECTIONS_MAX,
       pendingHandshakesMax: AGENT_PENDING_HANDSHAKES_MAX,
+      pendingPerAddressMax: AGENT_PENDING_HANDSHAKES_PER_ADDRESS_MAX,
+      downloadsMax: AGENT_UPDATE_DOWNLOADS_MAX,
+      downloadsPerAddressMax: AGENT_UPDATE_DOWNLOADS_PER_ADDRESS_MAX,
     });
     expect(endpointLimits({ ...base, heartbeatIntervalMs: AGENT_HEARTBEAT_INTERVAL_MS_MIN, helloTimeoutMs: 1, channel: 'beta-2' })).toMatchObject({ heartbeatIntervalMs: AGENT_HEARTBEAT_INTERVAL_MS_MIN, helloTimeoutMs: 1, channel: 'beta-2' });
   });
@@ -44,6 +50,9 @@ describe('endpointLimits', () => {
     expect(refusedOption({ connectionsMax: 0 })).toBe('connectionsMax');
     expect(refusedOption({ tokenConnectionsMax: -1 })).toBe('tokenConnectionsMax');
     expect(refusedOption({ pendingHandshakesMax: Number.NaN })).toBe('pendingHandshakesMax');
+    expect(refusedOption({ pendingPerAddressMax: 0 })).toBe('pendingPerAddressMax');
+    expect(refusedOption({ downloadsMax: 1.5 })).toBe('downloadsMax');
+    expect(refusedOption({ downloadsPerAddressMax: -4 })).toBe('downloadsPerAddressMax');
     expect(refusedOption({ channel: 'Not A Channel' })).toBe('channel');
     expect(refusedOption({ listen: [] })).toBe('listen');
     expect(refusedOption({ listen: [base.listen[0]!, base.listen[0]!] })).toBe('listen');

@@ -1,10 +1,11 @@
-// Properties of the endpoint's method rules: a metrics post is taken exactly for an enabled check of its type, the future-skew bound, and a schedule the agent's own validator reads back unchanged.
+// Properties of the endpoint's method rules: a metrics post is taken exactly for an enabled check of its type, the timestamp window (future skew, the engine's FULL retention less a margin), and a schedule the agent's own validator reads back unchanged.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AGENT_FUTURE_SKEW_MS } from '../../../src/agent/agent-limits.js';
-import { checkForPost, checkPostTimestamp, scheduleOf } from '../../../src/agent/endpoint/agent-methods.js';
+import { AGENT_FUTURE_SKEW_MS, AGENT_POST_RETENTION_MARGIN_MS } from '../../../src/agent/agent-limits.js';
+import { checkForPost, checkPostTimestamp, oldestPostTimestampMs, scheduleOf } from '../../../src/agent/endpoint/agent-methods.js';
 import { scheduleResult } from '../../../src/agent/protocol/method-params.js';
 import { isStrataError } from '../../../src/core/errors.js';
+import { DEFAULT_RETENTION_MS } from '../../../src/model/resolution.js';
 import { AGENT_CHECK_TYPE_IDS } from '../../../src/monitoring/check-types.js';
 import { agentCheck } from './endpoint-fixtures.js';
 
@@ -16,7 +17,8 @@ const checkArb = fc.record({
   period: fc.integer({ min: 1, max: 86_400 }),
   timeout: fc.integer({ min: 1, max: 86_400 }),
   details: fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean()), { maxKeys: 3 }),
-});
+  // A stored check's timeout is below its period (the monitoring rules); the agent refuses one above it.
+}).map((check) => ({ ...check, timeout: Math.min(check.timeout, check.period) }));
 
 /** The code a call throws, or undefined when it returns. */
 function codeOf(call: () => unknown): string | undefined {
@@ -43,12 +45,16 @@ describe('agent method rules', () => {
     );
   });
 
-  it('refuses a timestamp exactly when it is more than AGENT_FUTURE_SKEW_MS ahead', () => {
+  it('refuses a timestamp exactly when it is more than AGENT_FUTURE_SKEW_MS ahead or older than the FULL retention less the margin', () => {
     const time = fc.integer({ min: 0, max: 2 ** 45 });
+    // The oldest taken is the FULL retention back, plus the margin: the engine refuses what is older when the points arrive.
+    const oldestOffsetMs = -(DEFAULT_RETENTION_MS.FULL - AGENT_POST_RETENTION_MARGIN_MS);
+    const edges = fc.constantFrom(oldestOffsetMs - 1, oldestOffsetMs, oldestOffsetMs + 1, AGENT_FUTURE_SKEW_MS, AGENT_FUTURE_SKEW_MS + 1, 0);
     fc.assert(
-      fc.property(time, fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), (nowMs, offsetMs) => {
+      fc.property(time, fc.oneof(edges, fc.integer({ min: -(2 ** 40), max: 2 ** 40 })), (nowMs, offsetMs) => {
         const code = codeOf(() => checkPostTimestamp(nowMs + offsetMs, nowMs));
-        expect(code).toBe(offsetMs > AGENT_FUTURE_SKEW_MS ? 'AGENT_PARAMS_INVALID' : undefined);
+        expect(code).toBe(offsetMs > AGENT_FUTURE_SKEW_MS || offsetMs < oldestOffsetMs ? 'AGENT_PARAMS_INVALID' : undefined);
+        expect(oldestPostTimestampMs(nowMs)).toBe(nowMs + oldestOffsetMs);
       }),
     );
   });

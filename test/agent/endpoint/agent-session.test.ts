@@ -1,10 +1,10 @@
-// Checks what a handshaken agent can do over real TLS: heartbeats (token re-checked, last_connected touched), schedule, metric posts and their refusals, check_schedule.changed pushes, versions.
+// Checks what a handshaken agent can do over real TLS: heartbeats (token re-checked once an interval, last_connected touched), schedule (from the hub's cache), metric posts and their refusals, check_schedule.changed pushes (one per agent), versions.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_FUTURE_SKEW_MS, AGENT_TOUCH_INTERVAL_MS } from '../../../src/agent/agent-limits.js';
+import { AGENT_FUTURE_SKEW_MS, AGENT_REAUTH_INTERVAL_MS, AGENT_TOUCH_INTERVAL_MS } from '../../../src/agent/agent-limits.js';
 import { AGENT_CERT_HOSTS_DEFAULT, loadAgentTls, type AgentTlsMaterial } from '../../../src/agent/endpoint/agent-ca.js';
 import type { MetricsPostParams } from '../../../src/agent/protocol/messages.js';
 import { ManualClock } from '../../../src/core/clock.js';
-import { agentCheck, connectAgent, FakeBackend, helloOf, startEndpoint, type RunningEndpoint, type TestAgent } from './endpoint-fixtures.js';
+import { agentCheck, connectAgent, FakeBackend, helloOf, startEndpoint, until, type RunningEndpoint, type TestAgent } from './endpoint-fixtures.js';
 
 // Near the wall clock: certificates issued by this clock are checked against the real time.
 const clock = new ManualClock(Date.now());
@@ -60,7 +60,15 @@ function post(extra: Partial<MetricsPostParams> = {}): MetricsPostParams {
 }
 
 describe('AgentSession methods', () => {
-  it('lists the agent checks of the bound entities, disabled ones included', async () => {
+  it('lists the agent checks of the bound entities, disabled ones included, from the cache the hello loaded', async () => {
+    let loads = 0;
+    const checksOf = backend.checksOf.bind(backend);
+    backend.checksOf = (tenant, entityIds) => {
+      loads++;
+      return checksOf(tenant, entityIds);
+    };
+    for (let i = 0; i < 3; i++) await client.peer.request('check_schedule.get', {});
+    expect(loads).toBe(0);
     expect(await client.peer.request('check_schedule.get', { blah: 1 })).toEqual({
       checks: [
         { id: 'chCpu', type: 'agent.cpu', details: {}, period: 30, timeout: 10, disabled: false },
@@ -114,9 +122,31 @@ describe('AgentSession methods', () => {
     expect(started.endpoint.stats().heartbeats).toBe(3);
   });
 
-  it('closes the session at the first heartbeat after its token was deleted', async () => {
+  it('looks the token up again on a heartbeat at most once every AGENT_REAUTH_INTERVAL_MS', async () => {
+    const lookups: string[] = [];
+    const authenticate = backend.authenticate.bind(backend);
+    backend.authenticate = (token) => {
+      lookups.push(token);
+      return authenticate(token);
+    };
+    await client.peer.request('heartbeat.post', { timestamp: 1 });
+    clock.advance(AGENT_REAUTH_INTERVAL_MS - 1);
+    await client.peer.request('heartbeat.post', { timestamp: 2 });
+    expect(lookups).toEqual([]);
+    clock.advance(1);
+    await client.peer.request('heartbeat.post', { timestamp: 3 });
+    await client.peer.request('heartbeat.post', { timestamp: 4 });
+    expect(lookups).toEqual(['token-a']);
+    clock.advance(AGENT_REAUTH_INTERVAL_MS);
+    await client.peer.request('heartbeat.post', { timestamp: 5 });
+    expect(lookups).toEqual(['token-a', 'token-a']);
+  });
+
+  it('closes the session at the first heartbeat that looks the token up after it was deleted (within AGENT_REAUTH_INTERVAL_MS)', async () => {
     backend.tokens.delete('token-a');
-    expect(await refusal(client.peer.request('heartbeat.post', { timestamp: 5 }))).toMatchObject({ code: 401, type: 'AGENT_TOKEN_INVALID' });
+    expect(await client.peer.request('heartbeat.post', { timestamp: 5 })).toEqual({ timestamp: clock.now() });
+    clock.advance(AGENT_REAUTH_INTERVAL_MS);
+    expect(await refusal(client.peer.request('heartbeat.post', { timestamp: 6 }))).toMatchObject({ code: 401, type: 'AGENT_TOKEN_INVALID' });
     await client.closed;
     expect(backend.live.size).toBe(0);
   });
@@ -168,16 +198,32 @@ describe('AgentHub pushes', () => {
     expect(client.received).toHaveLength(2);
   });
 
-  it('pushes to every session of the agent (one per zone) when a bound entity is deleted', async () => {
+  it('pushes to one session of the agent (it fetches its one schedule once) when a bound entity is deleted; every session sees the change', async () => {
     const ord = await connectAgent(started.port('mzord'), tls.rootCert);
     try {
       await ord.peer.request('handshake.hello', helloOf('token-a', 'web-1'));
       backend.entities.delete('t1/enWeb');
       backend.emit({ kind: 'entity', op: 'delete', tenant: 't1', entityId: 'enWeb', id: 'enWeb' });
-      await Promise.all([client.receivedAtLeast(1), ord.receivedAtLeast(1)]);
+      await client.receivedAtLeast(1);
       expect(await ord.peer.request('check_schedule.get', {})).toEqual({ checks: [] });
       expect(await refusal(client.peer.request('check_metrics.post', post()))).toMatchObject({ type: 'AGENT_CHECK_UNKNOWN' });
-      expect(started.endpoint.stats()).toMatchObject({ sessions: 2, schedulePushes: 2 });
+      // What the endpoint wrote before these answers has arrived: the first session's push only.
+      expect([client.received.length, ord.received.length]).toEqual([1, 0]);
+      expect(started.endpoint.stats()).toMatchObject({ sessions: 2, schedulePushes: 1 });
+    } finally {
+      ord.socket.destroy();
+    }
+  });
+
+  it('pushes to the other session of the agent when the first one is gone', async () => {
+    const ord = await connectAgent(started.port('mzord'), tls.rootCert);
+    try {
+      await ord.peer.request('handshake.hello', helloOf('token-a', 'web-1'));
+      client.socket.destroy();
+      await until(() => started.endpoint.stats().sessions === 1);
+      backend.addCheck('t1', agentCheck('enWeb', 'chLoad', 'agent.load_average'));
+      await ord.receivedAtLeast(1);
+      expect(ord.received).toEqual([{ method: 'check_schedule.changed', params: {} }]);
     } finally {
       ord.socket.destroy();
     }

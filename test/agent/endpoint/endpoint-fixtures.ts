@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { connect, type TLSSocket } from 'node:tls';
 import type { AgentBackend, AgentCheck, AgentPrincipal, LiveConnectionFields } from '../../../src/agent/endpoint/agent-backend.js';
-import { AgentEndpoint, type AgentEndpointOptions, type AgentListen } from '../../../src/agent/endpoint/agent-endpoint.js';
+import { AgentEndpoint, type AgentEndpointOptions, type AgentListen, type EndpointLogger } from '../../../src/agent/endpoint/agent-endpoint.js';
 import type { AgentTlsMaterial } from '../../../src/agent/endpoint/agent-ca.js';
 import type { HelloParams } from '../../../src/agent/protocol/messages.js';
 import { RpcPeer } from '../../../src/agent/protocol/rpc-peer.js';
@@ -176,15 +176,36 @@ export interface RunningEndpoint {
   port(zoneId?: string): number;
 }
 
-/** Starts an endpoint on 127.0.0.1 port 0 for each zone (mzdfw by default). */
+/** One line a RecordingLogger kept. */
+export interface LoggedLine {
+  readonly level: 'info' | 'warn' | 'error';
+  readonly obj: Record<string, unknown>;
+  readonly msg: string;
+}
+
+/** A logger that keeps every line (bounded by what a test logs). */
+export class RecordingLogger {
+  readonly lines: LoggedLine[] = [];
+  info(obj: object, msg: string): void {
+    this.lines.push({ level: 'info', obj: obj as Record<string, unknown>, msg });
+  }
+  warn(obj: object, msg: string): void {
+    this.lines.push({ level: 'warn', obj: obj as Record<string, unknown>, msg });
+  }
+  error(obj: object, msg: string): void {
+    this.lines.push({ level: 'error', obj: obj as Record<string, unknown>, msg });
+  }
+}
+
+/** Starts an endpoint on 127.0.0.1 port 0 for each zone (mzdfw by default), logging to `logger` (quiet by default). */
 export async function startEndpoint(
   backend: AgentBackend,
   tls: AgentTlsMaterial,
   clock: Clock,
-  options: Partial<AgentEndpointOptions> & { zones?: readonly string[] } = {},
+  options: Partial<AgentEndpointOptions> & { zones?: readonly string[]; logger?: EndpointLogger } = {},
 ): Promise<RunningEndpoint> {
-  const zones = options.zones ?? ['mzdfw'];
-  const endpoint = new AgentEndpoint({ backend, clock, logger: quietLogger, options: { ...options, tls, listen: zones.map((zoneId) => ({ zoneId, host: '127.0.0.1', port: 0 })) } });
+  const { zones = ['mzdfw'], logger = quietLogger, ...rest } = options;
+  const endpoint = new AgentEndpoint({ backend, clock, logger, options: { ...rest, tls, listen: zones.map((zoneId) => ({ zoneId, host: '127.0.0.1', port: 0 })) } });
   const bound = await endpoint.start();
   return {
     endpoint,

@@ -1,9 +1,9 @@
-// Checks the agent backend over a real monitoring service, runtime, engine and update store: tokens, bound entities and agent checks (bounded), live connections, results stored and alarms evaluated, changes, bundle versions.
+// Checks the agent backend over a real monitoring service, runtime, engine and update store: tokens, bound entities and agent checks (bounded), live connections, results stored and alarms evaluated (AGENT_BUSY when the engine queue is full), changes, bundle versions (cached).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_ENTITIES_MAX, AGENT_SCHEDULE_CHECKS_MAX } from '../../../src/agent/agent-limits.js';
+import { AGENT_ENTITIES_MAX, AGENT_SCHEDULE_CHECKS_MAX, AGENT_UPDATE_VERSION_CACHE_MS } from '../../../src/agent/agent-limits.js';
 import type { AgentBackend } from '../../../src/agent/endpoint/agent-backend.js';
 import { monitoringBackend } from '../../../src/agent/endpoint/monitoring-backend.js';
 import { UpdateStore } from '../../../src/agent/update/update-store.js';
@@ -11,7 +11,8 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { HOUR_MS } from '../../../src/core/time.js';
 import { openFeeds, type Feeds } from '../../../src/feeds/feeds-service.js';
 import type { MonitoringChange } from '../../../src/monitoring/change-feed.js';
-import { CHECKS_PER_ENTITY_MAX } from '../../../src/monitoring/monitoring-limits.js';
+import type { CheckResult } from '../../../src/monitoring/check-result.js';
+import { CHECK_SINK_PENDING_POINTS_MAX, CHECKS_PER_ENTITY_MAX } from '../../../src/monitoring/monitoring-limits.js';
 import { MonitoringRuntime } from '../../../src/monitoring/monitoring-runtime.js';
 import { openMonitoring, type MonitoringService } from '../../../src/monitoring/monitoring-service.js';
 import { openStore } from '../../../src/store.js';
@@ -31,6 +32,8 @@ describe('monitoringBackend', () => {
   let monitoring: MonitoringService;
   let runtime: MonitoringRuntime;
   let updates: UpdateStore;
+  /** Directory reads of latestVersion through the backend. */
+  let versionReads: string[];
   let backend: AgentBackend;
 
   beforeEach(async () => {
@@ -42,7 +45,14 @@ describe('monitoringBackend', () => {
     let txn = 0;
     runtime = new MonitoringRuntime({ monitoring, engine, feeds, clock, logger: quietLogger, newTxnId: () => `txn-${++txn}` });
     updates = new UpdateStore(dir);
-    backend = monitoringBackend({ monitoring, runtime, updates });
+    versionReads = [];
+    const counted = {
+      latestVersion: (channel: string) => {
+        versionReads.push(channel);
+        return updates.latestVersion(channel);
+      },
+    };
+    backend = monitoringBackend({ monitoring, runtime, updates: counted, clock });
   });
 
   afterEach(async () => {
@@ -144,12 +154,55 @@ describe('monitoringBackend', () => {
   });
 
   it('answers the newest published bundle version of a channel, null when none', () => {
-    expect(backend.latestBundleVersion('stable')).toBeNull();
     updates.publish('stable', '1.9', Buffer.from('old'), Buffer.from('sig'));
     updates.publish('stable', '1.10', Buffer.from('new'), Buffer.from('sig'));
     updates.publish('beta', '2.0', Buffer.from('beta'), Buffer.from('sig'));
     expect(backend.latestBundleVersion('stable')).toBe('1.10');
     expect(backend.latestBundleVersion('beta')).toBe('2.0');
     expect(backend.latestBundleVersion('nightly')).toBeNull();
+  });
+
+  it('reads the update directory at most once per AGENT_UPDATE_VERSION_CACHE_MS and channel: a new bundle is offered within it', () => {
+    expect(backend.latestBundleVersion('stable')).toBeNull();
+    updates.publish('stable', '1.10', Buffer.from('new'), Buffer.from('sig'));
+    for (let i = 0; i < 100; i++) expect(backend.latestBundleVersion('stable')).toBeNull();
+    expect(versionReads).toEqual(['stable']);
+    clock.advance(AGENT_UPDATE_VERSION_CACHE_MS - 1);
+    expect(backend.latestBundleVersion('stable')).toBeNull();
+    clock.advance(1);
+    expect(backend.latestBundleVersion('stable')).toBe('1.10');
+    expect(backend.latestBundleVersion('beta')).toBeNull();
+    expect(versionReads).toEqual(['stable', 'stable', 'beta']);
+  });
+
+  it('refuses a result with AGENT_BUSY, taking none of it, while the metrics queue to the engine is full; takes it again once written', async () => {
+    const entityId = monitoring.entities.createEntity('t1', { label: 'host', agent_id: FIELDS.agentId });
+    const checkId = monitoring.entities.createCheck('t1', entityId, { type: 'agent.cpu' });
+    const check = backend.checksOf('t1', [entityId])[0]?.check;
+    if (check === undefined) throw new Error('the agent check is not listed');
+    const metrics: CheckResult['metrics'] = {};
+    for (let i = 0; i < 1_000; i++) metrics[`m${i}`] = { type: 'n', data: i, unit: 'unknown' };
+    const result = (n: number): CheckResult => ({ monitoringZoneId: 'mzdfw', timestampMs: START_MS + n, available: true, status: 'ok', metrics });
+    // One engine write is in flight at a time: results taken meanwhile wait in the queue until it is full.
+    let taken = 0;
+    let refusal: unknown;
+    while (refusal === undefined && taken < 2 * (CHECK_SINK_PENDING_POINTS_MAX / 1_000)) {
+      try {
+        backend.accept('t1', check, result(taken));
+        taken++;
+      } catch (error) {
+        refusal = error;
+      }
+    }
+    expect(refusal).toMatchObject({ code: 'AGENT_BUSY', kind: 'unavailable' });
+    expect(taken).toBeGreaterThanOrEqual(CHECK_SINK_PENDING_POINTS_MAX / 1_000);
+    expect(runtime.stats().sink).toMatchObject({ pointsDropped: 1_000 });
+    await runtime.flush();
+    expect(runtime.stats().sink).toMatchObject({ pointsWritten: taken * 1_000, pending: 0 });
+    backend.accept('t1', check, result(taken));
+    await runtime.flush();
+    expect(runtime.stats().sink).toMatchObject({ pointsWritten: (taken + 1) * 1_000, pointsDropped: 1_000 });
+    const series = await engine.query({ tenant: 't1', metric: `${entityId}.${checkId}.m7`, from: START_MS - 1, to: START_MS + 10_000, resolution: 'FULL' });
+    expect(series.values).toHaveLength(taken + 1);
   });
 });

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isStrataError } from '../../../src/core/errors.js';
-import { AGENT_FEATURES_MAX, AGENT_HEARTBEAT_INTERVAL_MS_MAX, AGENT_HEARTBEAT_INTERVAL_MS_MIN } from '../../../src/agent/agent-limits.js';
+import { AGENT_CHECK_PERIOD_S_MAX, AGENT_FEATURES_MAX, AGENT_HEARTBEAT_INTERVAL_MS_MAX, AGENT_HEARTBEAT_INTERVAL_MS_MIN } from '../../../src/agent/agent-limits.js';
 import { WIRE_METRIC_TYPES } from '../../../src/agent/protocol/messages.js';
 import { heartbeatParams, helloParams, helloResult, metricsPostParams, scheduleResult } from '../../../src/agent/protocol/method-params.js';
 
@@ -21,7 +21,7 @@ const helloArb = fc.record({
   features: fc.array(fc.record({ name: text, version: text }), { maxLength: AGENT_FEATURES_MAX }),
 });
 const wireMetricArb = fc.record({ t: fc.constantFrom(...WIRE_METRIC_TYPES), v: text, u: text });
-const dimensionArb = fc.tuple(fc.option(text, { nil: null }), fc.dictionary(text, wireMetricArb, { maxKeys: 5 }));
+const dimensionArb = fc.tuple(fc.option(nonEmpty, { nil: null }), fc.dictionary(text, wireMetricArb, { maxKeys: 5 }));
 const postArb = fc.record(
   {
     check_id: nonEmpty,
@@ -34,14 +34,21 @@ const postArb = fc.record(
   },
   { requiredKeys: ['check_id', 'check_type', 'state', 'status', 'metrics', 'timestamp'] },
 );
-const scheduledCheckArb = fc.record({
-  id: nonEmpty,
-  type: nonEmpty,
-  details: fc.dictionary(text, fc.jsonValue(), { maxKeys: 4 }),
-  period: positive,
-  timeout: positive,
-  disabled: fc.boolean(),
-});
+/** Seconds from `min` to `max`, whole or not. */
+function seconds(min: number, max: number): fc.Arbitrary<number> {
+  return fc.oneof(fc.integer({ min: Math.ceil(min), max: Math.floor(max) }), fc.double({ min, max, noNaN: true }));
+}
+/** A period of 1 to AGENT_CHECK_PERIOD_S_MAX seconds with a timeout of 1 second to it. */
+const periodAndTimeout = seconds(1, AGENT_CHECK_PERIOD_S_MAX).chain((period) => fc.tuple(fc.constant(period), seconds(1, period)));
+const scheduledCheckArb = fc
+  .record({
+    id: nonEmpty,
+    type: nonEmpty,
+    details: fc.dictionary(text, fc.jsonValue(), { maxKeys: 4 }),
+    timing: periodAndTimeout,
+    disabled: fc.boolean(),
+  })
+  .map(({ timing: [period, timeout], ...check }) => ({ ...check, period, timeout }));
 const helloResultArb = fc.record({
   heartbeat_interval: fc.integer({ min: AGENT_HEARTBEAT_INTERVAL_MS_MIN, max: AGENT_HEARTBEAT_INTERVAL_MS_MAX }),
   entity_id: fc.option(nonEmpty, { nil: null }),
@@ -134,6 +141,30 @@ describe('method params properties', () => {
     fc.assert(fc.property(scheduledCheckArb, fc.constantFrom('period', 'timeout'), fc.oneof(wrong('number'), fc.constantFrom(0, -1, Number.NaN, Infinity)), (check, field, junk) => expectRefused(() => scheduleResult({ checks: [{ ...check, [field]: junk }] }), `checks[0].${field}`)));
     const badInterval = fc.oneof(wrong('number'), fc.integer({ max: AGENT_HEARTBEAT_INTERVAL_MS_MIN - 1 }), fc.integer({ min: AGENT_HEARTBEAT_INTERVAL_MS_MAX + 1 }), fc.double().filter((d) => !Number.isInteger(d)));
     fc.assert(fc.property(helloResultArb, badInterval, (result, junk) => expectRefused(() => helloResult({ ...result, heartbeat_interval: junk }), 'heartbeat_interval')));
+  });
+
+  it('refuses the whole schedule when any check has a period outside 1..AGENT_CHECK_PERIOD_S_MAX s or a timeout outside 1 s..its period', () => {
+    const below = fc.oneof(fc.double({ max: 1, maxExcluded: true, noNaN: true }), fc.integer({ max: 0 }));
+    const badPeriod = fc.oneof(below, fc.double({ min: AGENT_CHECK_PERIOD_S_MAX, minExcluded: true, noNaN: true }), fc.integer({ min: AGENT_CHECK_PERIOD_S_MAX + 1 }));
+    const checks = fc.array(scheduledCheckArb, { minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(checks, fc.nat(), badPeriod, (valid, at, period) => {
+        const index = at % valid.length;
+        const bad = valid.map((check, i) => (i === index ? { ...check, period } : check));
+        expectRefused(() => scheduleResult({ checks: bad }), `checks[${index}].period`);
+      }),
+    );
+    fc.assert(
+      fc.property(checks, fc.nat(), fc.boolean(), below, fc.double({ min: 0, minExcluded: true, noNaN: true }), (valid, at, under, low, over) => {
+        const index = at % valid.length;
+        const check = valid[index] as (typeof valid)[number];
+        // Below 1 s, or above the check's own period (by any positive amount that still changes the double).
+        const timeout = under ? low : check.period + over;
+        fc.pre(under || timeout > check.period);
+        const bad = valid.map((c, i) => (i === index ? { ...c, timeout } : c));
+        expectRefused(() => scheduleResult({ checks: bad }), `checks[${index}].timeout`);
+      }),
+    );
   });
 
   it('refuses junk with a coded StrataError naming a field, never anything else', () => {

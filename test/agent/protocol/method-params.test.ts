@@ -1,7 +1,7 @@
 // Tests the method params validators on the reference agent's fixtures and captured messages, the defaults, and every count bound.
 import { describe, expect, it } from 'vitest';
 import { StrataError } from '../../../src/core/errors.js';
-import { AGENT_FEATURES_MAX, AGENT_FIELD_LENGTH_MAX, AGENT_POST_DIMENSIONS_MAX, AGENT_POST_METRICS_MAX, AGENT_SCHEDULE_CHECKS_MAX } from '../../../src/agent/agent-limits.js';
+import { AGENT_CHECK_PERIOD_S_MAX, AGENT_FEATURES_MAX, AGENT_FIELD_LENGTH_MAX, AGENT_POST_DIMENSIONS_MAX, AGENT_POST_METRICS_MAX, AGENT_SCHEDULE_CHECKS_MAX } from '../../../src/agent/agent-limits.js';
 import { helloParams, helloResult, metricsPostParams, scheduleResult } from '../../../src/agent/protocol/method-params.js';
 
 function refused(action: () => unknown): StrataError {
@@ -62,17 +62,22 @@ describe('metricsPostParams', () => {
     expect(post.min_check_period).toBe(30_000);
   });
 
-  it('refuses too many dimensions or metrics, a dimension that is not a pair and a bad min_check_period', () => {
+  it('refuses too many dimensions, a dimension that is not a pair or names an empty dimension, and a bad min_check_period', () => {
     const dimensions = Array.from({ length: AGENT_POST_DIMENSIONS_MAX + 1 }, (_, i) => [`d${i}`, {}]);
     expect(refused(() => metricsPostParams({ ...CAPTURED_POST, metrics: dimensions })).details).toEqual({ field: 'metrics' });
-    const many = Object.fromEntries(Array.from({ length: AGENT_POST_METRICS_MAX }, (_, i) => [`m${i}`, { t: 'int32', v: '1', u: '' }]));
-    expect(metricsPostParams({ ...CAPTURED_POST, metrics: [[null, many]] }).metrics).toHaveLength(1);
-    expect(refused(() => metricsPostParams({ ...CAPTURED_POST, metrics: [[null, many], ['d', { x: { t: 'int32', v: '1' } }]] })).details).toEqual({ field: 'metrics' });
+    expect(refused(() => metricsPostParams({ ...CAPTURED_POST, metrics: [['', { a: { t: 'int32', v: '1' } }]] })).details).toEqual({ field: 'metrics[0][0]' });
+    expect(refused(() => metricsPostParams({ ...CAPTURED_POST, metrics: [[null, {}], ['', {}]] })).details).toEqual({ field: 'metrics[1][0]' });
     expect(refused(() => metricsPostParams({ ...CAPTURED_POST, metrics: [[null]] })).details).toEqual({ field: 'metrics[0]' });
     expect(refused(() => metricsPostParams({ ...CAPTURED_POST, metrics: [[null, {}, {}]] })).details).toEqual({ field: 'metrics[0]' });
     expect(refused(() => metricsPostParams({ ...CAPTURED_POST, metrics: [[3, {}]] })).details).toEqual({ field: 'metrics[0][0]' });
     expect(refused(() => metricsPostParams({ ...CAPTURED_POST, metrics: [[null, []]] })).details).toEqual({ field: 'metrics[0][1]' });
     expect(refused(() => metricsPostParams({ ...CAPTURED_POST, min_check_period: -5 })).details).toEqual({ field: 'min_check_period' });
+  });
+
+  it(`leaves counting the metrics to flattenMetrics, which refuses more than ${AGENT_POST_METRICS_MAX} (wire-metrics tests)`, () => {
+    const many = Object.fromEntries(Array.from({ length: AGENT_POST_METRICS_MAX }, (_, i) => [`m${i}`, { t: 'int32', v: '1', u: '' }]));
+    const post = metricsPostParams({ ...CAPTURED_POST, metrics: [[null, many], ['d', { x: { t: 'int32', v: '1' } }]] });
+    expect(post.metrics.map(([, metrics]) => Object.keys(metrics).length)).toEqual([AGENT_POST_METRICS_MAX, 1]);
   });
 });
 
@@ -81,6 +86,24 @@ describe('scheduleResult and helloResult', () => {
     expect(scheduleResult({ checks: [{ id: 'ch1', type: 'agent.cpu', period: 60, timeout: 30 }] })).toEqual({ checks: [{ id: 'ch1', type: 'agent.cpu', details: {}, period: 60, timeout: 30, disabled: false }] });
     const checks = Array.from({ length: AGENT_SCHEDULE_CHECKS_MAX + 1 }, (_, i) => ({ id: `ch${i}`, type: 'agent.cpu', period: 60, timeout: 30 }));
     expect(refused(() => scheduleResult({ checks })).details).toEqual({ field: 'checks' });
+  });
+
+  it(`takes a period of 1 to ${AGENT_CHECK_PERIOD_S_MAX} s and a timeout of 1 s to the period, refusing the whole schedule otherwise`, () => {
+    const cpu = { id: 'ch1', type: 'agent.cpu', period: 60, timeout: 30 };
+    const longest = { ...cpu, period: AGENT_CHECK_PERIOD_S_MAX, timeout: AGENT_CHECK_PERIOD_S_MAX };
+    expect(scheduleResult({ checks: [longest, { ...cpu, period: 1, timeout: 1 }] }).checks.map((c) => [c.period, c.timeout])).toEqual([[AGENT_CHECK_PERIOD_S_MAX, AGENT_CHECK_PERIOD_S_MAX], [1, 1]]);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ period: AGENT_CHECK_PERIOD_S_MAX + 1 }, 'period'],
+      [{ period: 2 ** 31 }, 'period'],
+      [{ period: 0.5, timeout: 0.5 }, 'period'],
+      [{ timeout: 61 }, 'timeout'],
+      [{ timeout: 0.999 }, 'timeout'],
+    ];
+    for (const [change, field] of cases) {
+      const error = refused(() => scheduleResult({ checks: [cpu, { ...cpu, id: 'ch2', ...change }] }));
+      expect(error.code).toBe('AGENT_PARAMS_INVALID');
+      expect(error.details).toEqual({ field: `checks[1].${field}` });
+    }
   });
 
   it('reads the reference fixture reply, entity_id null and channel stable when left out', () => {

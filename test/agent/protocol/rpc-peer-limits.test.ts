@@ -1,4 +1,4 @@
-// Tests RpcPeer over real TLS connections on 127.0.0.1 against bad input and every bound: invalid and oversized lines, slow peers, pending requests.
+// Tests RpcPeer over real TLS connections on 127.0.0.1 against bad input and every bound: invalid and oversized lines (and a bound raised on the way), answers that cannot be written, slow peers, pending requests.
 import { describe, expect, it } from 'vitest';
 import type { StrataError } from '../../../src/core/errors.js';
 import { RpcPeer } from '../../../src/agent/protocol/rpc-peer.js';
@@ -53,6 +53,32 @@ describe('RpcPeer invalid input', () => {
     expect(await reader.next()).toMatchObject({ id: null, result: null, error: { code: 413, type: 'AGENT_LINE_TOO_LONG' } });
     expect(await reader.next()).toBeUndefined();
     expect((await watch.closed)?.code).toBe('AGENT_LINE_TOO_LONG');
+  });
+});
+
+describe('RpcPeer line bound changes and answers that cannot be written', () => {
+  it('reads and writes longer lines after setLineBytesMax, a line already partly read included', async () => {
+    const { reader, send, endpoint, watch } = await fixtures.endpointWithRawAgent((_method, params) => params, { lineBytesMax: 1024 });
+    const line = requestLine(1, 'config_file.post', { pad: 'p'.repeat(3000) });
+    send(line.slice(0, 900));
+    await sleep(20);
+    endpoint.setLineBytesMax(8192);
+    send(line.slice(900));
+    // The answer echoes the 3,000-byte pad: the bound of what it writes rose too.
+    expect(await reader.next()).toMatchObject({ id: 1, result: { pad: 'p'.repeat(3000) }, error: null });
+    send(`${'x'.repeat(9000)}\n`);
+    expect(await reader.next()).toMatchObject({ id: null, error: { code: 413, type: 'AGENT_LINE_TOO_LONG' } });
+    expect((await watch.closed)?.details).toEqual({ lineBytesMax: 8192 });
+  });
+
+  it('answers a result JSON cannot hold with a 500 and closes, rather than leave an unhandled rejection', async () => {
+    const { reader, send, watch } = await fixtures.endpointWithRawAgent((method) => (method === 'bad' ? { n: 1n } : 'pong'));
+    send(requestLine(1, 'heartbeat.post'));
+    expect(await reader.next()).toMatchObject({ id: 1, result: 'pong' });
+    send(requestLine(2, 'bad'));
+    expect(await reader.next()).toMatchObject({ id: 2, result: null, error: { code: 500, type: 'INTERNAL' } });
+    expect(await reader.next()).toBeUndefined();
+    expect((await watch.closed)?.code).toBe('INTERNAL');
   });
 });
 

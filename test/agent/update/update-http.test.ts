@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
@@ -119,6 +119,26 @@ describe('update HTTP over the endpoint TLS port', () => {
 });
 
 describe('the update HTTP server on its own', () => {
+  it('closes a download that does not read at the download deadline, however long its idle timeout', async () => {
+    // Larger than the socket buffers of both ends, so the server is still writing when the deadline comes.
+    store.publish('stable', '2.0.0', Buffer.alloc(16 * 1024 * 1024, 7), signature);
+    const http = createUpdateHttpServer(store, { downloadTimeoutMs: 300 });
+    const serverClosed = new Promise<string>((resolve) => http.once('connection', (socket: Socket) => socket.once('close', () => resolve('closed'))));
+    http.listen(0, '127.0.0.1');
+    await once(http, 'listening');
+    const client = connectTcp({ host: '127.0.0.1', port: (http.address() as AddressInfo).port });
+    try {
+      client.on('error', () => undefined);
+      // The client never reads: the body sits in the socket buffers and the connection would stay open for the idle timeout.
+      client.write('GET /upgrades/stable/2.0.0/bundle HTTP/1.1\r\nHost: agent\r\n\r\n');
+      const outcome = await Promise.race([serverClosed, new Promise<string>((resolve) => setTimeout(() => resolve('open'), 5_000))]);
+      expect(outcome).toBe('closed');
+    } finally {
+      client.destroy();
+      http.close();
+    }
+  });
+
   it('answers 405 with Allow for methods other than GET and HEAD', async () => {
     const http = createUpdateHttpServer(store);
     http.listen(0, '127.0.0.1');

@@ -97,8 +97,9 @@ describe('CheckRunner.runZone', () => {
     expect(aborted).toBe(true);
     expect(run.outcome).toBe('unavailable');
     expect(run.result).toMatchObject({ available: false, status: 'timed out (100 ms)', monitoringZoneId: 'mzdfw' });
+    // Not before the timeout; "promptly" is the probe's own status above (the runner's grace
+    // fallback would say otherwise), not a wall-clock bound, which a loaded machine breaks.
     expect(tookMs).toBeGreaterThanOrEqual(95);
-    expect(tookMs).toBeLessThan(1_000);
   });
 
   it('gives up on a probe that never settles one grace period after the timeout', async () => {

@@ -124,14 +124,24 @@ describe('ResultSink', () => {
     expect(s.stats()).toMatchObject({ pending: 0, pointsWritten: 6 });
   });
 
-  it('drops and counts points beyond its pending bound', async () => {
-    const { sink: s } = sink({ pendingPointsMax: 3, batchPoints: 100, flushMs: 10_000 });
+  it('takes a result whole or not at all: one whose points do not all fit the pending bound is refused, counted, and not observed', async () => {
+    const { sink: s, observed } = sink({ pendingPointsMax: 3, batchPoints: 100, flushMs: 10_000 });
     const t = Date.now() - 60_000;
-    s.accept('t1', check, result('mzdfw', t, '200', 1));
-    s.accept('t1', check, result('mzdfw', t + 1, '200', 1));
-    expect(s.stats()).toMatchObject({ pending: 3, pointsDropped: 1 });
+    expect(s.accept('t1', check, result('mzdfw', t, '200', 1))).toBe(true);
+    expect(s.accept('t1', check, result('mzdfw', t + 1, '200', 1))).toBe(false);
+    expect(s.stats()).toMatchObject({ pending: 2, pointsDropped: 2 });
+    expect(observed.map((r) => r.timestampMs)).toEqual([t]);
+    // A result that fits what is left is taken.
+    const single: CheckResult = { ...result('mzdfw', t + 2, '200', 1), metrics: { duration: { type: 'I', data: 7, unit: 'milliseconds' } } };
+    expect(s.accept('t1', check, single)).toBe(true);
+    expect(s.stats()).toMatchObject({ pending: 3, pointsDropped: 2 });
     await s.flush();
-    expect(s.stats()).toMatchObject({ pending: 0, pointsWritten: 3, pointsDropped: 1 });
+    expect(s.stats()).toMatchObject({ pending: 0, pointsWritten: 3, pointsDropped: 2 });
+    const duration = await engine.query({ tenant: 't1', metric: `${entityId}.${check.id}.mzdfw.duration`, from: t - 1, to: t + 1000, resolution: 'FULL' });
+    // The refused result (t + 1) left no point.
+    expect(duration.values.map((v) => v.timestamp)).toEqual([t, t + 2]);
+    // Once written, the room is back.
+    expect(s.accept('t1', check, result('mzdfw', t + 3, '200', 1))).toBe(true);
   });
 
   it('logs and counts a failing engine write, never throwing; points the engine refuses are counted', async () => {
