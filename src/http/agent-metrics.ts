@@ -5,7 +5,8 @@ import type { AgentEndpointStats } from '../agent/endpoint/agent-endpoint.js';
 /** Counter name and help of each monotonic field of the endpoint's stats. */
 const COUNTERS: readonly [keyof AgentEndpointStats, string, string][] = [
   ['hellos', 'strata_agent_hellos_total', 'Agent handshakes accepted.'],
-  ['refused', 'strata_agent_refused_total', 'Agent connections refused: a bad token or agent id, a connection limit, no hello in time.'],
+  ['refused', 'strata_agent_refused_total', 'Agent connections refused: a bad token or agent id, a connection limit, no hello in time, a pending or download pool full (in all or for the remote address).'],
+  ['tlsFailures', 'strata_agent_tls_failures_total', 'Agent TLS handshakes that failed (logged as a summary line a minute, never one by one).'],
   ['heartbeats', 'strata_agent_heartbeats_total', 'Agent heartbeats answered.'],
   ['metricPosts', 'strata_agent_metric_posts_total', 'check_metrics.post requests accepted.'],
   ['metricsAccepted', 'strata_agent_metrics_total', 'Agent check metrics handed to the engine and the alarms.'],
@@ -23,7 +24,7 @@ export function addAgentMetrics(registry: Registry, stats: () => AgentEndpointSt
   const read = (): AgentEndpointStats => (reading ??= stats());
   new Gauge({
     name: 'strata_agent_connections',
-    help: 'Open agent connections by stage: handshaken sessions, and connections still in their TLS or hello handshake.',
+    help: 'Open agent connections by stage: handshaken sessions, connections still in their TLS or hello handshake, update downloads.',
     labelNames: ['stage'],
     registers: [registry],
     collect() {
@@ -32,6 +33,7 @@ export function addAgentMetrics(registry: Registry, stats: () => AgentEndpointSt
       const now = read();
       this.set({ stage: 'session' }, now.sessions);
       this.set({ stage: 'handshake' }, now.handshaking);
+      this.set({ stage: 'download' }, now.downloads);
     },
   });
   const counted = new Map<keyof AgentEndpointStats, number>();

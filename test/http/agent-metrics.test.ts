@@ -5,7 +5,7 @@ import type { AgentEndpointStats } from '../../src/agent/endpoint/agent-endpoint
 import { addAgentMetrics } from '../../src/http/agent-metrics.js';
 
 function zero(): AgentEndpointStats {
-  return { connections: 0, handshaking: 0, sessions: 0, hellos: 0, refused: 0, heartbeats: 0, metricPosts: 0, metricsAccepted: 0, schedulePushes: 0, protocolErrors: 0 };
+  return { connections: 0, handshaking: 0, downloads: 0, sessions: 0, hellos: 0, refused: 0, heartbeats: 0, metricPosts: 0, metricsAccepted: 0, schedulePushes: 0, protocolErrors: 0, tlsFailures: 0 };
 }
 
 function value(text: string, line: string): number | undefined {
@@ -22,11 +22,13 @@ describe('addAgentMetrics', () => {
       reads += 1;
       return stats;
     });
-    stats = { ...zero(), connections: 5, handshaking: 2, sessions: 3, hellos: 4, refused: 1, heartbeats: 10, metricPosts: 6, metricsAccepted: 60, schedulePushes: 2, protocolErrors: 1 };
+    stats = { ...zero(), connections: 5, handshaking: 2, downloads: 1, sessions: 3, tlsFailures: 7, hellos: 4, refused: 1, heartbeats: 10, metricPosts: 6, metricsAccepted: 60, schedulePushes: 2, protocolErrors: 1 };
     const first = await registry.metrics();
     expect(reads).toBe(1);
     expect(value(first, 'strata_agent_connections{stage="session"}')).toBe(3);
     expect(value(first, 'strata_agent_connections{stage="handshake"}')).toBe(2);
+    expect(value(first, 'strata_agent_connections{stage="download"}')).toBe(1);
+    expect(value(first, 'strata_agent_tls_failures_total')).toBe(7);
     expect(value(first, 'strata_agent_hellos_total')).toBe(4);
     expect(value(first, 'strata_agent_heartbeats_total')).toBe(10);
     expect(value(first, 'strata_agent_metrics_total')).toBe(60);
