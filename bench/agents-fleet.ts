@@ -1,4 +1,5 @@
 // Owns one process of simulated agents for the agents bench (bench/agents.ts forks two): each agent holds one TLS connection per endpoint, says hello, fetches its schedule, heartbeats on every connection and posts its six checks' metrics.
+import { connect as netConnect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -23,6 +24,16 @@ interface SimAgent {
   readonly connections: SimConnection[];
   readonly timers: NodeJS.Timeout[];
   rr: number;
+  /** The loopback address the agent connects from: agents are hosts of their own, so the endpoint's per-address limits apply to each as in production. */
+  readonly localAddress: string;
+}
+
+/** Agents per loopback /24 the fleet spreads agents over (127.1.0.1 upwards; Linux routes all of 127/8 to loopback). */
+const AGENTS_PER_SUBNET = 250;
+
+/** The loopback address of agent `index`: 127.1.x.y, one per agent. */
+function agentAddress(index: number): string {
+  return `127.1.${Math.floor(index / AGENTS_PER_SUBNET)}.${1 + (index % AGENTS_PER_SUBNET)}`;
 }
 
 /** The counters of a measurement window: what was sent in it (heartbeats) or due in it (posts), and how it ended. */
@@ -91,7 +102,7 @@ class Fleet {
   }
 
   private async connectAgent(index: number, report: { tlsMs: number[]; helloMs: number[]; scheduleMs: number[] }): Promise<void> {
-    const agent: SimAgent = { agentId: `bench-${index}.example`, guid: randomUUID(), connections: [], timers: [], rr: 0 };
+    const agent: SimAgent = { agentId: `bench-${index}.example`, guid: randomUUID(), connections: [], timers: [], rr: 0, localAddress: agentAddress(index) };
     const token = this.config.tokens[Math.floor(index / this.config.agentsPerToken)] as string;
     const opened = await Promise.allSettled(this.config.endpoints.map((_, zone) => this.openConnection(agent, zone, token, report)));
     const failure = opened.find((o) => o.status === 'rejected');
@@ -121,7 +132,8 @@ class Fleet {
   private async openConnection(agent: SimAgent, zone: number, token: string, report: { tlsMs: number[]; helloMs: number[] }): Promise<SimConnection> {
     const { host, port } = this.config.endpoints[zone]!;
     const started = performance.now();
-    const socket = connect({ host, port, secureContext: this.trust, rejectUnauthorized: true, session: this.sessions[zone] });
+    const tcp = netConnect({ host, port, localAddress: agent.localAddress });
+    const socket = connect({ socket: tcp, host, servername: undefined, secureContext: this.trust, rejectUnauthorized: true, session: this.sessions[zone] });
     socket.on('session', (session: Buffer) => (this.sessions[zone] = session));
     const timer = setTimeout(() => socket.destroy(new Error('TLS handshake timed out')), AGENT_TLS_HANDSHAKE_TIMEOUT_MS);
     try {

@@ -1,4 +1,5 @@
 // Owns `npm run bench -- agents`: runs the agents bench (bench/agents.ts) in its own process, prints the table, the capacity and the limits behind it, writes bench/results/agents.json.
+import { flagValue, positiveFlag } from './bench-flags.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,15 +40,8 @@ export function agentsSuiteFlags(args: readonly string[]): Set<number> {
 
 /** Reads the suite's flags from argv; throws on a malformed value. */
 export function agentsSuiteOptions(args: readonly string[]): AgentsSuiteOptions {
-  const value = (flag: string): string | undefined => {
-    const at = args.indexOf(flag);
-    return at >= 0 ? args[at + 1] : undefined;
-  };
-  const positive = (text: string, flag: string): number => {
-    const n = Number(text);
-    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} takes a positive integer, got ${text}`);
-    return n;
-  };
+  const value = (flag: string): string | undefined => flagValue(args, flag);
+  const positive = positiveFlag;
   const one = value('--agents');
   const list = value('--agent-steps');
   const steps = one !== undefined ? [positive(one, '--agents')] : list !== undefined ? list.split(',').map((n) => positive(n, '--agent-steps')) : DEFAULT_STEPS;

@@ -1,4 +1,5 @@
 // Owns `npm run bench -- checks`: runs the checks bench's steps (each in its own process), prints the table and the capacity, writes bench/results/checks.json.
+import { flagValue, positiveFlag } from './bench-flags.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,15 +28,8 @@ export interface ChecksSuiteOptions {
 
 /** Reads the suite's flags from argv (flags of other suites are ignored); throws on a malformed value. */
 export function checksSuiteOptions(args: readonly string[]): ChecksSuiteOptions {
-  const value = (flag: string): string | undefined => {
-    const at = args.indexOf(flag);
-    return at >= 0 ? args[at + 1] : undefined;
-  };
-  const positive = (text: string, flag: string): number => {
-    const n = Number(text);
-    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${flag} takes a positive integer, got ${text}`);
-    return n;
-  };
+  const value = (flag: string): string | undefined => flagValue(args, flag);
+  const positive = positiveFlag;
   const one = value('--checks');
   const list = value('--steps');
   const steps = one !== undefined ? [positive(one, '--checks')] : list !== undefined ? list.split(',').map((n) => positive(n, '--steps')) : DEFAULT_STEPS;

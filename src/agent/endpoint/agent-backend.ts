@@ -1,4 +1,5 @@
 // Owns the contract between the agent endpoint and what stands behind it: tokens, bound entities, agent checks, live connections, results, changes, updates.
+import type { ConnectionFields } from '../../monitoring/agent-connections.js';
 import type { MonitoringChange } from '../../monitoring/change-feed.js';
 import type { CheckResult } from '../../monitoring/check-result.js';
 import type { CheckDoc } from '../../monitoring/check-rules.js';
@@ -16,18 +17,8 @@ export interface AgentCheck {
   readonly check: StoredDoc<CheckDoc>;
 }
 
-/** What the endpoint registers of a connection once its hello succeeded. */
-export interface LiveConnectionFields {
-  readonly agentId: string;
-  /** The hello's `source` (the agent instance's guid). */
-  readonly guid: string;
-  readonly processVersion: string;
-  readonly bundleVersion: string;
-  /** The TLS connection's remote address. */
-  readonly agentIp: string;
-  /** The zone of the listener that took the connection. */
-  readonly zoneId: string;
-}
+/** What the endpoint registers of a connection once its hello succeeded: the monitoring service's connection fields. */
+export type LiveConnectionFields = ConnectionFields;
 
 /** What the endpoint needs of the monitoring service and runtime. */
 export interface AgentBackend {

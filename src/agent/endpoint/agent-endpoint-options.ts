@@ -14,6 +14,7 @@ import {
 } from '../agent-limits.js';
 import { isChannel, UPDATE_CHANNEL_DEFAULT, type UpdateStore } from '../update/update-store.js';
 import type { AgentTlsMaterial } from './agent-ca.js';
+import type { SessionCounters } from './agent-methods.js';
 import type { SessionSettings } from './agent-session.js';
 
 /** One listener: the monitoring zone its agents' results belong to, and where it listens. */
@@ -50,21 +51,14 @@ export interface AgentEndpointOptions {
   readonly updates?: UpdateStore;
 }
 
-/** The endpoint's counters: gauges (connections, handshaking, downloads, sessions) and totals since start. */
-export interface AgentEndpointStats {
+/** The endpoint's counters: gauges (connections, handshaking, downloads, sessions) and, from the sessions' counters, totals since start. */
+export interface AgentEndpointStats extends SessionCounters {
   connections: number;
   /** Connections in their TLS handshake, before their first bytes or before a successful hello (the pending pool). */
   handshaking: number;
   /** Update downloads in progress (their own pool). */
   downloads: number;
   sessions: number;
-  hellos: number;
-  refused: number;
-  heartbeats: number;
-  metricPosts: number;
-  metricsAccepted: number;
-  schedulePushes: number;
-  protocolErrors: number;
   /** TLS handshakes that failed (logged only as a summary line at most every AGENT_LOG_SUMMARY_INTERVAL_MS). */
   tlsFailures: number;
 }
