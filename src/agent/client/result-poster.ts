@@ -79,6 +79,8 @@ export class ResultPoster {
   /** Earliest time (ms) each connection may carry its next post: posts are paced at AGENT_CLIENT_POSTS_PER_SECOND_MAX. */
   private readonly nextPostMs = new Map<PostConnection, number>();
   private pumpTimer: TimerHandle | undefined;
+  /** When the pending pump timer fires (ms); a shorter wait replaces it. */
+  private pumpAtMs = 0;
   private cursor = -1;
   private counts = { posted: 0, refused: 0, requeued: 0, abandoned: 0, oversized: 0 };
   private stopped = false;
@@ -101,7 +103,11 @@ export class ResultPoster {
       const nowMs = this.options.clock.now();
       const { connection, waitMs } = this.nextConnection(nowMs);
       if (connection === undefined) {
-        if (waitMs !== undefined && this.pumpTimer === undefined) {
+        // One timer, at the earliest time a ready connection's pacing allows a post: a shorter
+        // wait (another connection) replaces a longer one (a rate-limited connection's hold).
+        if (waitMs !== undefined && (this.pumpTimer === undefined || nowMs + waitMs < this.pumpAtMs)) {
+          if (this.pumpTimer !== undefined) this.options.scheduler.clearTimeout(this.pumpTimer);
+          this.pumpAtMs = nowMs + waitMs;
           this.pumpTimer = this.options.scheduler.setTimeout(() => {
             this.pumpTimer = undefined;
             this.pump();
