@@ -189,6 +189,12 @@ export interface StoreHealth {
 }
 
 /** The embeddable store. */
+/** The timestamps a write accepts now, both ends inclusive: older is INGEST_TIMESTAMP_TOO_OLD, newer INGEST_TIMESTAMP_IN_FUTURE. */
+export interface TimestampBounds {
+  readonly oldestMs: number;
+  readonly newestMs: number;
+}
+
 export interface Store {
   /** Validates and durably appends a batch; resolves once every accepted point is on disk. */
   write(points: readonly Point[], options?: WriteOptions): Promise<WriteResult>;
@@ -207,6 +213,8 @@ export interface Store {
   flush(): Promise<void>;
   /** Current counters. */
   stats(): StoreStats;
+  /** The timestamps a write accepts now (the FULL retention back, INGEST_FUTURE_SKEW_MS ahead): the one owner of that rule. */
+  timestampBounds(): TimestampBounds;
   /**
    * What the store can promise now, with the reasons (throws STORE_CLOSED once closed). Optional so
    * wrappers and other backends may leave it out: they are taken as healthy while stats() answers.

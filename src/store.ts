@@ -33,7 +33,7 @@ import { WalLog } from './storage/wal-log.js';
 import { healthOf, WalDurability } from './store-health.js';
 import { headViewOf } from './store-head-view.js';
 import { resolveStoreOptions, type StoreConfig } from './store-options.js';
-import type { HealthReason, ListMetricsOptions, MetricPage, QueryPlan, QueryRequest, QueryResult, Store, StoreHealth, StoreOptions, StoreStats, WriteOptions, WriteResult } from './store-types.js';
+import type { HealthReason, ListMetricsOptions, MetricPage, QueryPlan, QueryRequest, QueryResult, Store, StoreHealth, StoreOptions, StoreStats, TimestampBounds, WriteOptions, WriteResult } from './store-types.js';
 
 class EngineStore implements Store {
   private readonly cfg: StoreConfig;
@@ -165,6 +165,15 @@ class EngineStore implements Store {
     return this.ingest(columns.length, options, (bounds) => validateColumns(columns, this.registry, bounds, this.scratch));
   }
 
+  /** The timestamps a write accepts now: the FULL retention back, INGEST_FUTURE_SKEW_MS ahead. */
+  timestampBounds(): TimestampBounds {
+    return this.boundsAt(this.cfg.clock.now());
+  }
+
+  private boundsAt(nowMs: number): TimestampBounds {
+    return { oldestMs: nowMs - this.cfg.retention.FULL, newestMs: nowMs + INGEST_FUTURE_SKEW_MS };
+  }
+
   /** The write path after the shape checks: validate, persist new series, append to the WAL, apply to the head. */
   private ingest(size: number, options: WriteOptions, validate: (bounds: TimeBounds) => ValidatedBatch): WriteResult {
     if (size > INGEST_BATCH_POINTS_MAX) {
@@ -181,7 +190,7 @@ class EngineStore implements Store {
       throw new StrataError('INGEST_HEAD_FULL', 'the head is full and sealing has not caught up; retry later', { headPoints: this.head.points });
     }
     const now = this.cfg.clock.now();
-    const { columns, rejected } = validate({ oldestMs: now - this.cfg.retention.FULL, newestMs: now + INGEST_FUTURE_SKEW_MS });
+    const { columns, rejected } = validate(this.boundsAt(now));
     if (rejected.length > 0 && (options.atomic === true || columns.length === 0)) {
       this.registry.discardPending();
       this.rejected += rejected.length;

@@ -72,10 +72,6 @@ export const AGENT_POST_METRICS_MAX = 1_000;
 export const AGENT_POST_DIMENSIONS_MAX = 256;
 /** Longest string a protocol field may hold (names, versions, status, values of type string). */
 export const AGENT_FIELD_LENGTH_MAX = 1_024;
-/** How far a posted metric timestamp may be ahead of the endpoint's clock. */
-export const AGENT_FUTURE_SKEW_MS = 5 * MINUTE_MS;
-/** A posted metric timestamp must be at least this much newer than the oldest the engine takes (its FULL retention): the points reach the engine a little after the post is acknowledged. */
-export const AGENT_POST_RETENTION_MARGIN_MS = 5 * MINUTE_MS;
 /** Most features a handshake may list. */
 export const AGENT_FEATURES_MAX = 32;
 /** Longest string id a protocol message may carry (the Lua agent sends ids as strings). */

@@ -1,6 +1,6 @@
 // Owns every limit of the monitoring API as a named constant; relations between them are asserted at load.
 import { assert } from '../core/assert.js';
-import { DAY_MS } from '../core/time.js';
+import { DAY_MS, MINUTE_MS } from '../core/time.js';
 import { INGEST_BATCH_POINTS_MAX, STRING_VALUE_LENGTH_MAX } from '../core/limits.js';
 
 /** Items per list page when no limit is given (reference: "defaults to 100 items per page"). */
@@ -68,6 +68,8 @@ export const NOTIFICATIONS_PER_TENANT_MAX = 1_000;
 /** Most notification plans a tenant may hold. */
 export const PLANS_PER_TENANT_MAX = 1_000;
 /** Most agent tokens a tenant may hold. */
+/** An agent result's timestamp must be this much newer than the oldest the engine takes: its points reach the engine a little after the post is acknowledged. */
+export const AGENT_RESULT_RETENTION_MARGIN_MS = 5 * MINUTE_MS;
 export const AGENT_TOKENS_PER_TENANT_MAX = 1_000;
 /** Most agents a tenant may have (connected within AGENT_RETENTION_MS); a new agent id beyond it is refused, known ones still connect. An agent is of use only with an entity. */
 export const AGENTS_PER_TENANT_MAX = ENTITIES_PER_TENANT_MAX;

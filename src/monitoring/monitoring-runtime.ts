@@ -19,6 +19,7 @@ import { defaultProbes, type ProbeRegistry } from './probes/probe-registry.js';
 import { CheckRunner, type RuntimeLogger } from './runner/check-runner.js';
 import { CheckScheduler, type CheckSchedulerOptions, type SchedulerState } from './runner/check-scheduler.js';
 import { ResultSink, type SinkStats } from './runner/result-sink.js';
+import { checkResultTimestamp } from './runner/result-timestamp.js';
 import { RunnerStats, type RunnerStatsSnapshot } from './runner/runner-stats.js';
 import { TestRuns } from './runner/test-runs.js';
 
@@ -167,10 +168,13 @@ export class MonitoringRuntime {
   /**
    * Takes one result of an agent check, posted by the agent endpoint: its metrics go to the engine
    * under their bare names and its alarms are evaluated, exactly as a scheduled remote run's are.
-   * Throws AGENT_BUSY, taking nothing, when the metrics queue to the engine cannot hold all of its
-   * points: the endpoint then refuses the post and the agent keeps the result to post it again.
+   * Throws AGENT_PARAMS_INVALID for a timestamp the engine would not take when the points arrive
+   * (result-timestamp.ts), and AGENT_BUSY, taking nothing, when the metrics queue to the engine
+   * cannot hold all of its points: the endpoint then refuses the post and the agent keeps the
+   * result to post it again. Either way nothing acknowledged is lost.
    */
   acceptAgentResult(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void {
+    checkResultTimestamp(result.timestampMs, this.deps.engine.timestampBounds());
     if (!this.sink.accept(tenant, check, result)) {
       throw new StrataError('AGENT_BUSY', 'the metrics queue to the engine is full; post the result again later', { points: Object.keys(result.metrics).length });
     }

@@ -31,6 +31,7 @@ export function gated(store: Store): GatedStore {
     listMetrics: (tenant, options) => store.listMetrics(tenant, options),
     flush: () => store.flush(),
     stats: () => store.stats(),
+    timestampBounds: () => store.timestampBounds(),
     close: () => store.close(),
   };
   return { store: wrapper, open: () => release(), entered: () => entered };

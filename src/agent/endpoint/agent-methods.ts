@@ -1,10 +1,7 @@
 // Owns the endpoint's handlers of the methods a handshaken agent calls: schedule, metrics, config files and update versions, and the rules a metrics post must pass.
 import type { Clock } from '../../core/clock.js';
 import { StrataError } from '../../core/errors.js';
-import { DEFAULT_RETENTION_MS } from '../../model/resolution.js';
 import type { CheckResult } from '../../monitoring/check-result.js';
-import { expiryCutoffMs } from '../../retention/policy.js';
-import { AGENT_FUTURE_SKEW_MS, AGENT_POST_RETENTION_MARGIN_MS } from '../agent-limits.js';
 import type { MetricsPostParams, ScheduledCheck, ScheduleResult, VersionResult } from '../protocol/messages.js';
 import { metricsPostParams } from '../protocol/method-params.js';
 import { flattenMetrics } from '../protocol/wire-metrics.js';
@@ -68,30 +65,6 @@ export function checkForPost(check: AgentCheck | undefined, params: Pick<Metrics
   return check;
 }
 
-/**
- * The oldest post timestamp the endpoint takes at `nowMs`: the engine's rule (FULL retention, the
- * default `strata serve` runs with; INGEST_TIMESTAMP_TOO_OLD) plus AGENT_POST_RETENTION_MARGIN_MS,
- * as the points are written a little after the post is acknowledged.
- */
-export function oldestPostTimestampMs(nowMs: number): number {
-  return expiryCutoffMs(nowMs, DEFAULT_RETENTION_MS, 'FULL') + AGENT_POST_RETENTION_MARGIN_MS;
-}
-
-/**
- * Refuses a post timestamp more than AGENT_FUTURE_SKEW_MS ahead of `nowMs`, or older than
- * oldestPostTimestampMs (400 AGENT_PARAMS_INVALID, field timestamp): an acknowledged post is one
- * the engine takes, so the agent counts the refused one instead of losing it silently.
- */
-export function checkPostTimestamp(timestampMs: number, nowMs: number): void {
-  const oldestMs = oldestPostTimestampMs(nowMs);
-  if (timestampMs < oldestMs) {
-    throw new StrataError('AGENT_PARAMS_INVALID', `timestamp ${timestampMs} is older than the engine keeps (oldest taken now: ${oldestMs})`, { field: 'timestamp' });
-  }
-  if (timestampMs > nowMs + AGENT_FUTURE_SKEW_MS) {
-    throw new StrataError('AGENT_PARAMS_INVALID', `timestamp ${timestampMs} is more than ${AGENT_FUTURE_SKEW_MS} ms ahead of the endpoint's clock`, { field: 'timestamp' });
-  }
-}
-
 /** The CheckResult of a validated metrics post received on a listener of `zoneId`. */
 export function checkResultOf(params: MetricsPostParams, zoneId: string): CheckResult {
   return {
@@ -107,7 +80,6 @@ export function checkResultOf(params: MetricsPostParams, zoneId: string): CheckR
 function postMetrics(context: MethodContext, raw: unknown): Record<string, never> {
   const params = metricsPostParams(raw);
   const check = checkForPost(context.checkOf(params.check_id), params);
-  checkPostTimestamp(params.timestamp, context.clock.now());
   const result = checkResultOf(params, context.zoneId);
   context.backend.accept(context.tenant, check.check, result);
   context.counters.metricPosts++;

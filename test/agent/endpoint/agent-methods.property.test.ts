@@ -1,11 +1,9 @@
-// Properties of the endpoint's method rules: a metrics post is taken exactly for an enabled check of its type, the timestamp window (future skew, the engine's FULL retention less a margin), and a schedule the agent's own validator reads back unchanged.
+// Properties of the endpoint's method rules: a metrics post is taken exactly for an enabled check of its type, and a schedule the agent's own validator reads back unchanged (the timestamp rule is the runtime's: test/monitoring/runner/result-timestamp.property.test.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AGENT_FUTURE_SKEW_MS, AGENT_POST_RETENTION_MARGIN_MS } from '../../../src/agent/agent-limits.js';
-import { checkForPost, checkPostTimestamp, oldestPostTimestampMs, scheduleOf } from '../../../src/agent/endpoint/agent-methods.js';
+import { checkForPost, scheduleOf } from '../../../src/agent/endpoint/agent-methods.js';
 import { scheduleResult } from '../../../src/agent/protocol/method-params.js';
 import { isStrataError } from '../../../src/core/errors.js';
-import { DEFAULT_RETENTION_MS } from '../../../src/model/resolution.js';
 import { AGENT_CHECK_TYPE_IDS } from '../../../src/monitoring/check-types.js';
 import { agentCheck } from './endpoint-fixtures.js';
 
@@ -41,20 +39,6 @@ describe('agent method rules', () => {
         const code = codeOf(() => checkForPost(stored, params));
         expect(code).toBe(accepted ? undefined : 'AGENT_CHECK_UNKNOWN');
         if (accepted) expect(checkForPost(stored, params)).toBe(stored);
-      }),
-    );
-  });
-
-  it('refuses a timestamp exactly when it is more than AGENT_FUTURE_SKEW_MS ahead or older than the FULL retention less the margin', () => {
-    const time = fc.integer({ min: 0, max: 2 ** 45 });
-    // The oldest taken is the FULL retention back, plus the margin: the engine refuses what is older when the points arrive.
-    const oldestOffsetMs = -(DEFAULT_RETENTION_MS.FULL - AGENT_POST_RETENTION_MARGIN_MS);
-    const edges = fc.constantFrom(oldestOffsetMs - 1, oldestOffsetMs, oldestOffsetMs + 1, AGENT_FUTURE_SKEW_MS, AGENT_FUTURE_SKEW_MS + 1, 0);
-    fc.assert(
-      fc.property(time, fc.oneof(edges, fc.integer({ min: -(2 ** 40), max: 2 ** 40 })), (nowMs, offsetMs) => {
-        const code = codeOf(() => checkPostTimestamp(nowMs + offsetMs, nowMs));
-        expect(code).toBe(offsetMs > AGENT_FUTURE_SKEW_MS || offsetMs < oldestOffsetMs ? 'AGENT_PARAMS_INVALID' : undefined);
-        expect(oldestPostTimestampMs(nowMs)).toBe(nowMs + oldestOffsetMs);
       }),
     );
   });

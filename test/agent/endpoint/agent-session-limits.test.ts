@@ -4,7 +4,9 @@ import { connect, type TLSSocket } from 'node:tls';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_HELLO_LINE_BYTES_MAX, AGENT_RATE_LIMITED_CLOSE_AFTER, AGENT_REQUESTS_BURST_MAX, AGENT_REQUESTS_PER_SECOND_MAX } from '../../../src/agent/agent-limits.js';
 import { AGENT_CERT_HOSTS_DEFAULT, loadAgentTls, type AgentTlsMaterial } from '../../../src/agent/endpoint/agent-ca.js';
-import { oldestPostTimestampMs } from '../../../src/agent/endpoint/agent-methods.js';
+import { resultTimestampBounds } from '../../../src/monitoring/runner/result-timestamp.js';
+import { DEFAULT_RETENTION_MS } from '../../../src/model/resolution.js';
+import { INGEST_FUTURE_SKEW_MS } from '../../../src/core/limits.js';
 import type { MetricsPostParams } from '../../../src/agent/protocol/messages.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { StrataError } from '../../../src/core/errors.js';
@@ -156,11 +158,14 @@ describe('AgentSession metric posts', () => {
   });
 
   it('refuses a post older than the engine takes with a 400 AGENT_PARAMS_INVALID, so the agent counts it rather than lose it', async () => {
-    for (const timestamp of [0, oldestPostTimestampMs(clock.now()) - 1]) {
+    // The engine's bounds as a default store has them; the runtime's rule (the backend's accept) refuses outside them.
+    backend.engineBounds = { oldestMs: clock.now() - DEFAULT_RETENTION_MS.FULL, newestMs: clock.now() + INGEST_FUTURE_SKEW_MS };
+    const oldestMs = resultTimestampBounds(backend.engineBounds).oldestMs;
+    for (const timestamp of [0, oldestMs - 1]) {
       expect(await refusal(client.peer.request('check_metrics.post', post({ timestamp })))).toMatchObject({ code: 400, type: 'AGENT_PARAMS_INVALID' });
     }
     expect(backend.accepted).toEqual([]);
-    expect(await client.peer.request('check_metrics.post', post({ timestamp: oldestPostTimestampMs(clock.now()) }))).toEqual({});
+    expect(await client.peer.request('check_metrics.post', post({ timestamp: oldestMs }))).toEqual({});
     expect(backend.accepted).toHaveLength(1);
     expect(client.peer.closed).toBe(false);
   });

@@ -1,6 +1,7 @@
 // Checks what a handshaken agent can do over real TLS: heartbeats (token re-checked once an interval, last_connected touched), schedule (from the hub's cache), metric posts and their refusals, check_schedule.changed pushes (one per agent), versions.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_FUTURE_SKEW_MS, AGENT_REAUTH_INTERVAL_MS, AGENT_TOUCH_INTERVAL_MS } from '../../../src/agent/agent-limits.js';
+import { AGENT_REAUTH_INTERVAL_MS, AGENT_TOUCH_INTERVAL_MS } from '../../../src/agent/agent-limits.js';
+import { INGEST_FUTURE_SKEW_MS } from '../../../src/core/limits.js';
 import { AGENT_CERT_HOSTS_DEFAULT, loadAgentTls, type AgentTlsMaterial } from '../../../src/agent/endpoint/agent-ca.js';
 import type { MetricsPostParams } from '../../../src/agent/protocol/messages.js';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -100,15 +101,16 @@ describe('AgentSession methods', () => {
   });
 
   it('refuses posts for an unknown, disabled or retyped check, or too far ahead, with a 400 and keeps the connection', async () => {
+    backend.engineBounds = { oldestMs: 0, newestMs: clock.now() + INGEST_FUTURE_SKEW_MS };
     for (const params of [post({ check_id: 'chNope' }), post({ check_id: 'chDisk', check_type: 'agent.disk' }), post({ check_type: 'agent.memory' }), post({ check_id: 'chElse', check_type: 'agent.memory' })]) {
       expect(await refusal(client.peer.request('check_metrics.post', params))).toMatchObject({ code: 400, type: 'AGENT_CHECK_UNKNOWN' });
     }
-    expect(await refusal(client.peer.request('check_metrics.post', post({ timestamp: clock.now() + AGENT_FUTURE_SKEW_MS + 1 })))).toMatchObject({ code: 400, type: 'AGENT_PARAMS_INVALID' });
+    expect(await refusal(client.peer.request('check_metrics.post', post({ timestamp: clock.now() + INGEST_FUTURE_SKEW_MS + 1 })))).toMatchObject({ code: 400, type: 'AGENT_PARAMS_INVALID' });
     expect(await refusal(client.peer.request('check_metrics.post', { check_id: 'chCpu' }))).toMatchObject({ code: 400, type: 'AGENT_PARAMS_INVALID' });
     expect(await refusal(client.peer.request('host_info.get', {}))).toMatchObject({ code: 400, type: 'AGENT_METHOD_UNKNOWN' });
     expect(backend.accepted).toEqual([]);
     expect(client.peer.closed).toBe(false);
-    expect(await client.peer.request('check_metrics.post', post({ timestamp: clock.now() + AGENT_FUTURE_SKEW_MS }))).toEqual({});
+    expect(await client.peer.request('check_metrics.post', post({ timestamp: clock.now() + INGEST_FUTURE_SKEW_MS }))).toEqual({});
     expect(started.endpoint.stats().protocolErrors).toBe(7);
   });
 

@@ -12,6 +12,8 @@ import type { MonitoringChange } from '../../../src/monitoring/change-feed.js';
 import type { CheckResult } from '../../../src/monitoring/check-result.js';
 import type { CheckDoc } from '../../../src/monitoring/check-rules.js';
 import type { CheckTypeId } from '../../../src/monitoring/check-types.js';
+import { checkResultTimestamp } from '../../../src/monitoring/runner/result-timestamp.js';
+import type { TimestampBounds } from '../../../src/store-types.js';
 import type { StoredDoc } from '../../../src/monitoring/doc-store.js';
 
 /** A logger that keeps nothing. */
@@ -54,6 +56,8 @@ export class FakeBackend implements AgentBackend {
   readonly touches: string[] = [];
   readonly accepted: { tenant: string; check: StoredDoc<CheckDoc>; result: CheckResult }[] = [];
   latest: string | null = null;
+  /** The timestamps the engine would take; set, accept() refuses others as the real runtime does. */
+  engineBounds: TimestampBounds | undefined;
   private readonly listeners = new Set<(change: MonitoringChange) => void>();
   private connectionCount = 0;
 
@@ -86,6 +90,8 @@ export class FakeBackend implements AgentBackend {
   }
 
   accept(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): void {
+    // The runtime's own timestamp rule over the bounds a test gives the engine, when it gives any.
+    if (this.engineBounds !== undefined) checkResultTimestamp(result.timestampMs, this.engineBounds);
     this.accepted.push({ tenant, check, result });
   }
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_ENTITIES_MAX, AGENT_SCHEDULE_CHECKS_MAX, AGENT_UPDATE_VERSION_CACHE_MS } from '../../../src/agent/agent-limits.js';
 import type { AgentBackend } from '../../../src/agent/endpoint/agent-backend.js';
 import { monitoringBackend } from '../../../src/agent/endpoint/monitoring-backend.js';
+import { resultTimestampBounds } from '../../../src/monitoring/runner/result-timestamp.js';
 import { UpdateStore } from '../../../src/agent/update/update-store.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { HOUR_MS } from '../../../src/core/time.js';
@@ -129,6 +130,26 @@ describe('monitoringBackend', () => {
     expect(monitoring.store.changelogs.metricTypes('t1', entityId, checkId).get('usage_average')).toBe('n');
     const changes = monitoring.changelogs.list('t1', { fromMs: START_MS - HOUR_MS, toMs: START_MS + HOUR_MS, limit: 10 }).values;
     expect(changes).toEqual([expect.objectContaining({ alarmId, checkId, entityId, state: 'CRITICAL' })]);
+  });
+
+  it('refuses a result whose timestamp the engine would not take, taking none of it, with the engine\'s own bounds', async () => {
+    const entityId = monitoring.entities.createEntity('t1', { label: 'host', agent_id: FIELDS.agentId });
+    const checkId = monitoring.entities.createCheck('t1', entityId, { type: 'agent.cpu' });
+    const check = backend.checksOf('t1', [entityId])[0]?.check;
+    if (check === undefined) throw new Error('the agent check is not listed');
+    const bounds = engine.timestampBounds();
+    const post = (timestampMs: number) => () =>
+      backend.accept('t1', check, { monitoringZoneId: 'mzdfw', timestampMs, available: true, status: 'ok', metrics: { usage_average: { type: 'n', data: 1, unit: 'percent' } } });
+    const margin = resultTimestampBounds(bounds).oldestMs;
+    for (const timestampMs of [0, margin - 1, bounds.newestMs + 1]) {
+      expect(post(timestampMs)).toThrow(expect.objectContaining({ code: 'AGENT_PARAMS_INVALID', details: { field: 'timestamp' } }));
+    }
+    await runtime.flush();
+    expect(engine.listMetrics('t1', { limit: 10 }).metrics).toEqual([]);
+    post(margin)();
+    post(bounds.newestMs)();
+    await runtime.flush();
+    expect(engine.listMetrics('t1', { limit: 10 }).metrics.map((m) => m.name)).toEqual([`${entityId}.${checkId}.usage_average`]);
   });
 
   it('passes entity and check changes to subscribers, not alarm changes, until unsubscribed', () => {

@@ -18,6 +18,7 @@ function withHealth(store: Store, health: () => StoreHealth | undefined): Store 
     listMetrics: (tenant, options) => store.listMetrics(tenant, options),
     flush: () => store.flush(),
     stats: () => store.stats(),
+    timestampBounds: () => store.timestampBounds(),
     close: () => store.close(),
   };
   const answer = health();
