@@ -72,6 +72,13 @@ export const ERROR_CODES = {
   AGENT_UPDATE_SIGNATURE_INVALID: { kind: 'invalid', doc: 'An agent update bundle was refused: its signature is missing, malformed or does not verify over its SHA-256 digest with the pinned public key.' },
   AGENT_UPDATE_UNAVAILABLE: { kind: 'not_found', doc: "An agent update could not be had: no bundle of the asked channel and version is published in the data directory, or the agent's download failed (not found, another HTTP status, larger than AGENT_UPDATE_BUNDLE_BYTES_MAX, truncated, past AGENT_UPDATE_DOWNLOAD_TIMEOUT_MS, or a network or TLS failure); details.reason says which." },
   AGENT_CA_INVALID: { kind: 'internal', doc: "The agent endpoint's certificate files in the data directory are unreadable, incomplete or do not belong together (a key not matching its certificate, a root that is not a self-signed CA or has expired, a server pair without its root); a server certificate not issued by the root is replaced, never the root." },
+  // Recordings and replay (src/recording, src/replay, the record/replay/workload commands).
+  RECORDING_NOT_A_RECORDING: { kind: 'invalid', doc: 'A file given as a recording does not start with the recording magic bytes (it is not a Strata recording).' },
+  RECORDING_VERSION_UNSUPPORTED: { kind: 'invalid', doc: "A recording's header names a format version this build does not read; details give the version." },
+  RECORDING_TRUNCATED: { kind: 'invalid', doc: 'A recording ends inside a frame (the file was cut short, for example by a crash while recording); details give the byte offset and the frames read before it.' },
+  RECORDING_CORRUPT: { kind: 'invalid', doc: "A recording frame fails its CRC-32, is longer than RECORDING_FRAME_BYTES_MAX, or does not decode to a header, exchange or gap frame, or breaks the order rules (the header first and only first, atMs never decreasing); details give the byte offset and frame number." },
+  REPLAY_AUTH_FAILED: { kind: 'unauthenticated', doc: "Replay could not get a token from the target's identity API with the given username and API key; details give the status." },
+  REPLAY_TARGET_UNREACHABLE: { kind: 'unavailable', doc: 'Replay could not connect to the target URL; details give the address and the system error.' },
   CONFIG_INVALID: { kind: 'invalid', doc: 'A server, service or CLI option is outside what it accepts; details name the option and the accepted values.' },
   STORE_LOCKED: { kind: 'conflict', doc: 'Another live process has the data directory open; one process owns a data directory at a time.' },
   STORE_CLOSED: { kind: 'unavailable', doc: 'The store was closed; no further calls are accepted.' },

@@ -24,7 +24,9 @@ interface Violation {
 const ENGINE_ROOMS = ['core', 'model', 'storage', 'ingest', 'rollup', 'query', 'retention', 'store', 'store-types'];
 const WORKER_ROOMS = ['ingest', 'rollup', 'query', 'retention'];
 const SERVICE_ROOMS = ['identity', 'monitoring', 'agent', 'feeds', 'dns'];
-const ALL_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'wire', 'index', 'http', 'cli'];
+/** Recordings (file format, writer, reader), replay (a client of a target server) and workload generators. */
+const TRAFFIC_ROOMS = ['recording', 'replay', 'workload'];
+const ALL_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, ...TRAFFIC_ROOMS, 'wire', 'index', 'http', 'cli'];
 
 /**
  * What each room may import at run time. `store-types` (public shapes) may also be imported with
@@ -36,12 +38,15 @@ function allowedTargets(room: string): readonly string[] {
   if (room === 'core') return ['core'];
   if (room === 'model') return ['core', 'model'];
   if (room === 'wire') return ['core', 'model', 'wire'];
+  if (room === 'recording') return ['core', 'recording'];
+  if (room === 'replay') return ['core', 'model', 'wire', 'recording', 'replay'];
+  if (room === 'workload') return ['core', 'model', 'recording', 'workload'];
   if (room === 'storage') return ['core', 'model', 'storage'];
   if (WORKER_ROOMS.includes(room)) return ['core', 'model', 'storage', room];
   if (room === 'store' || room === 'store-types') return ENGINE_ROOMS;
   if (SERVICE_ROOMS.includes(room)) return [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'index'];
   if (room === 'index') return [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'index'];
-  if (room === 'http') return ALL_ROOMS.filter((r) => r !== 'cli');
+  if (room === 'http') return ALL_ROOMS.filter((r) => r !== 'cli' && r !== 'replay' && r !== 'workload');
   return ALL_ROOMS;
 }
 
