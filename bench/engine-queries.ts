@@ -1,8 +1,8 @@
 // Owns the engine's query measurements: the two plot latencies and a bit-exact read-back of raw points.
 import type { QueryResult, Store } from '../src/index.js';
 import { timeQueries, type LatencySummary } from './latency.js';
-import { mulberry32, uniformInt } from './prng.js';
-import { BENCH_TENANT, metricName, type Workload } from './workload.js';
+import { mulberry32, uniformInt } from '../src/workload/prng.js';
+import { BENCH_TENANT, metricName, type Workload } from '../src/workload/standard-workload.js';
 
 const HOUR_MS = 3_600_000;
 /** Seed of the random series the plot queries pick (independent of the workload's seed). */

@@ -7,7 +7,7 @@ import { openStore, type Point, type Store } from '../src/index.js';
 import { emitResult, intArg, reportProgress } from './child-io.js';
 import { measurePlots, readBack, type PlotMeasurement, type ReadBack } from './engine-queries.js';
 import { measureStoreBytes, type StoreBytes } from './store-bytes.js';
-import { batchAt, batchCount, generateWorkload, metricNames, standardSpec, toBatches, VALUE_KINDS, type ValueKind, type Workload } from './workload.js';
+import { batchAt, batchCount, generateWorkload, metricNames, standardSpec, toBatches, VALUE_KINDS, type ValueKind, type Workload } from '../src/workload/standard-workload.js';
 
 /** Rollup worker threads, as on a 2-core production machine. */
 const ENGINE_WORKERS = 1;

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { emitResult, intArg, reportProgress } from './child-io.js';
 import { allocatedBytes } from './disk-usage.js';
-import { BATCH_POINTS, generateWorkload, standardSpec, VALUE_KINDS, type ValueKind, type Workload } from './workload.js';
+import { BATCH_POINTS, generateWorkload, standardSpec, VALUE_KINDS, type ValueKind, type Workload } from '../src/workload/standard-workload.js';
 
 /** The two floors. */
 export type FloorKind = 'row' | 'blob';

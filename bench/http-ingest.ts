@@ -13,9 +13,9 @@ import { emitResult, intArg, reportProgress } from './child-io.js';
 import type { LoadResult } from './http-load.js';
 import { benchClient, type BenchClient } from './http-client.js';
 import { timeQueries, type LatencySummary } from './latency.js';
-import { mulberry32, uniformInt } from './prng.js';
+import { mulberry32, uniformInt } from '../src/workload/prng.js';
 import { spreadOf } from './spread.js';
-import { BATCH_POINTS, BENCH_TENANT, generateWorkload, metricName, standardSpec, type Workload } from './workload.js';
+import { BATCH_POINTS, BENCH_TENANT, generateWorkload, metricName, standardSpec, type Workload } from '../src/workload/standard-workload.js';
 
 /** A wire format of the ingest API. */
 export type IngestFormat = 'json' | 'msgpack';

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { emitResult } from './child-io.js';
 import { benchClient } from './http-client.js';
 import { encodeBatches, postAll, type IngestFormat } from './http-ingest.js';
-import { BATCH_POINTS, generateWorkload, standardSpec } from './workload.js';
+import { BATCH_POINTS, generateWorkload, standardSpec } from '../src/workload/standard-workload.js';
 
 /** What the client process reports: the seconds from its first send to its last acknowledgement. */
 export interface LoadResult {

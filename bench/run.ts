@@ -16,7 +16,7 @@ import { createProgress, type BenchProgress } from './progress.js';
 import { rate, renderReport, renderTable } from './report.js';
 import { summariseKind, type KindRuns } from './summary.js';
 import { checkTargets } from './targets.js';
-import { BATCH_POINTS, chooseT0Ms, STANDARD_INTERVAL_MS, STANDARD_POINTS, STANDARD_SEED, STANDARD_SERIES, VALUE_KINDS, type ValueKind } from './workload.js';
+import { BATCH_POINTS, chooseT0Ms, STANDARD_INTERVAL_MS, STANDARD_POINTS, STANDARD_SEED, STANDARD_SERIES, VALUE_KINDS, type ValueKind } from '../src/workload/standard-workload.js';
 
 /** Timed engine runs per kind (peer-results reports the median of 3). */
 const ENGINE_RUNS = 3;

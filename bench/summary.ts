@@ -2,7 +2,7 @@
 import type { EngineResult } from './engine.js';
 import type { FloorResult } from './floors.js';
 import { medianOf, spreadOf, type Spread } from './spread.js';
-import type { ValueKind } from './workload.js';
+import type { ValueKind } from '../src/workload/standard-workload.js';
 
 const MIB = 1024 * 1024;
 

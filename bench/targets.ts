@@ -1,6 +1,6 @@
 // Owns the benchmark targets and judging a kind's summary against them.
 import type { KindSummary } from './summary.js';
-import type { ValueKind } from './workload.js';
+import type { ValueKind } from '../src/workload/standard-workload.js';
 
 /** Embedded ingest, points/s, every batch durable. */
 export const INGEST_PPS_MIN = 4_000_000;

@@ -11,6 +11,7 @@ import { planCommand } from './plan-command.js';
 import { queryCommand } from './query-command.js';
 import { serveCommand } from './serve-command.js';
 import { userCommand } from './user-command.js';
+import { workloadCommand } from './workload-command.js';
 
 const program = new Command('strata')
   .description('Strata: an embeddable metrics store with rollups, and a monitoring API server')
@@ -25,4 +26,5 @@ program.addCommand(checkCommand());
 program.addCommand(agentCommand());
 program.addCommand(agentCaCommand());
 program.addCommand(agentUpdateCommand());
+program.addCommand(workloadCommand());
 await program.parseAsync(process.argv);

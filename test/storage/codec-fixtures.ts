@@ -1,5 +1,5 @@
 // Owns what the storage codec tests share: seeded series generators and a bit-exact column comparison.
-import { mulberry32 } from '../../bench/prng.js';
+import { mulberry32 } from '../../src/workload/prng.js';
 import type { SampleColumns } from '../../src/model/bucket.js';
 
 /** Returns a seeded uint32 generator (the benchmarks' mulberry32), so every run sees the same series. */

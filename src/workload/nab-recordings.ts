@@ -1,16 +1,25 @@
-// Owns the recorded NAB workload: reading the 47 CSV recordings and tiling them onto the benchmark's series.
-import { readdirSync, readFileSync } from 'node:fs';
+// Owns the recorded NAB workload: finding and reading the 47 CSV recordings and tiling them onto the workload's series.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StrataError } from '../core/errors.js';
 
 /** Shift, in recorded values, between successive series replaying the same recording (as the peers). */
 export const NAB_SERIES_SHIFT_VALUES = 97;
 
-/** Where the shared recordings live: `../shared/workloads/nab` next to the repository. */
-export function defaultNabDir(): string {
-  // Compiled to dist/bench/nab.js; the repository root is two levels up, the shared folder beside it.
+/** The repository root: the nearest folder above this module that holds package.json. */
+function repositoryRoot(): string {
+  // Compiled to dist/src/workload/ and run from src/workload/ by the tests: walking up finds the root from both.
   const here = dirname(fileURLToPath(import.meta.url));
-  return join(here, '..', '..', '..', 'shared', 'workloads', 'nab');
+  for (let dir = here; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return join(here, '..', '..', '..');
+  }
+}
+
+/** Where the shared recordings live: `../shared/workloads/nab` beside the repository (no environment read here; the CLI adds --nab-dir). */
+export function defaultNabDir(): string {
+  return join(repositoryRoot(), '..', 'shared', 'workloads', 'nab');
 }
 
 /** One recording: its path relative to the NAB folder and its values, parseFloat of the CSV text. */
@@ -29,7 +38,7 @@ function csvFiles(dir: string): string[] {
   return out;
 }
 
-function parseValues(text: string): Float64Array {
+function parseValues(text: string, path: string): Float64Array {
   const values: number[] = [];
   // Header first; some files end without a newline, some use CRLF; extra columns are ignored.
   const lines = text.split(/\r?\n/);
@@ -37,7 +46,7 @@ function parseValues(text: string): Float64Array {
     const line = lines[i] as string;
     if (line.length === 0) continue;
     const field = line.split(',')[1];
-    if (field === undefined) throw new Error(`NAB line without a value column: ${line}`);
+    if (field === undefined) throw new StrataError('CONFIG_INVALID', `NAB line without a value column: ${line}`, { file: path, line: i + 1 });
     values.push(Number.parseFloat(field));
   }
   return Float64Array.from(values);
@@ -45,11 +54,15 @@ function parseValues(text: string): Float64Array {
 
 /** The recordings sorted by path (plain string order, as the peers' gen.js). */
 export function loadNabRecordings(dir: string = defaultNabDir()): NabRecording[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new StrataError('CONFIG_INVALID', `no NAB folder at ${dir}`, { option: 'nabDir', dir });
   const paths = csvFiles(dir)
     .map((p) => relative(dir, p))
     .sort();
-  if (paths.length === 0) throw new Error(`no NAB recordings under ${dir}`);
-  return paths.map((path) => ({ path, values: parseValues(readFileSync(join(dir, path), 'utf8')) }));
+  if (paths.length === 0) throw new StrataError('CONFIG_INVALID', `no NAB recordings under ${dir}`, { option: 'nabDir', dir });
+  const recordings = paths.map((path) => ({ path, values: parseValues(readFileSync(join(dir, path), 'utf8'), path) }));
+  const empty = recordings.find((r) => r.values.length === 0);
+  if (empty !== undefined) throw new StrataError('CONFIG_INVALID', `NAB recording ${empty.path} holds no values`, { option: 'nabDir', dir, file: empty.path });
+  return recordings;
 }
 
 /**
@@ -63,7 +76,7 @@ export function nabValue(recordings: readonly NabRecording[], series: number, k:
   return rec.values[(offset + k) % len] as number;
 }
 
-/** How the recordings become the workload, for the benchmark output. */
+/** How the recordings become the workload, for the benchmark output and recording headers. */
 export function describeNabTiling(recordings: readonly NabRecording[]): string {
   const total = recordings.reduce((sum, r) => sum + r.values.length, 0);
   return (

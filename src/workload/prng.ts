@@ -1,4 +1,4 @@
-// Owns the benchmarks' seeded 32-bit pseudo-random generator (mulberry32), so every run sees the same numbers.
+// Owns the workloads' seeded 32-bit pseudo-random generator (mulberry32), so every run sees the same numbers.
 
 /** A generator of uniformly distributed unsigned 32-bit integers. */
 export type Uint32Source = () => number;
@@ -24,4 +24,14 @@ export function mulberry32(seed: number): Uint32Source {
 /** A seeded integer in [0, bound) drawn from `next`. */
 export function uniformInt(next: Uint32Source, bound: number): number {
   return Math.floor((next() / UINT32_RANGE) * bound);
+}
+
+/** Shuffles `items[start, end)` in place (Fisher–Yates, drawing from the end down), so every order is equally likely. */
+export function shuffleRange(items: Uint32Array, start: number, end: number, next: Uint32Source): void {
+  for (let i = end - 1; i > start; i--) {
+    const j = start + uniformInt(next, i - start + 1);
+    const t = items[i] as number;
+    items[i] = items[j] as number;
+    items[j] = t;
+  }
 }

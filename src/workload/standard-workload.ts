@@ -1,6 +1,6 @@
 // Owns the standard benchmark workload: seeded series values in time-major order, and its 10,000-point batches.
-import type { Point } from '../src/index.js';
-import { describeNabTiling, loadNabRecordings, nabValue } from './nab.js';
+import type { Point } from '../model/sample.js';
+import { describeNabTiling, loadNabRecordings, nabValue } from './nab-recordings.js';
 import { mulberry32, UINT32_RANGE } from './prng.js';
 
 /** Value kinds: full-precision random walk, the same walk rounded to 2 decimals, or the NAB recordings. */
@@ -40,6 +40,8 @@ export interface WorkloadSpec {
   /** Reference "now", integer ms: the last point lands 2 to 7 minutes before it. */
   readonly endMs: number;
   readonly intervalMs: number;
+  /** Folder of the NAB recordings for kind 'nab' (default: defaultNabDir()). */
+  readonly nabDir?: string | undefined;
 }
 
 /** A generated workload as columns; point index i = k * series + s (time-major). */
@@ -57,6 +59,9 @@ export interface Workload {
   readonly description: string;
 }
 
+/** A workload's columns without the spec that made them (what every generator of src/workload yields). */
+export type WorkloadColumns = Omit<Workload, 'spec'>;
+
 /** The standard spec for a kind, ending before `endMs`. */
 export function standardSpec(kind: ValueKind, endMs: number): WorkloadSpec {
   return { series: STANDARD_SERIES, points: STANDARD_POINTS, seed: STANDARD_SEED, kind, endMs, intervalMs: STANDARD_INTERVAL_MS };
@@ -71,6 +76,21 @@ export function chooseT0Ms(endMs: number, points: number, intervalMs: number): n
 /** Metric name of series `s`. */
 export function metricName(s: number): string {
   return `bench.s${String(s).padStart(4, '0')}`;
+}
+
+/** The time-major grid every generator shares: point i = k * series + s is series s at t0 + k * interval. */
+export function timeMajorGrid(series: number, points: number, t0Ms: number, intervalMs: number): { timestampsMs: Float64Array; seriesIndex: Uint32Array } {
+  const length = series * points;
+  const timestampsMs = new Float64Array(length);
+  const seriesIndex = new Uint32Array(length);
+  for (let k = 0, i = 0; k < points; k++) {
+    const t = t0Ms + k * intervalMs;
+    for (let s = 0; s < series; s++, i++) {
+      timestampsMs[i] = t;
+      seriesIndex[i] = s;
+    }
+  }
+  return { timestampsMs, seriesIndex };
 }
 
 function fillWalk(spec: WorkloadSpec, values: Float64Array): void {
@@ -97,19 +117,11 @@ function describe(spec: WorkloadSpec, nabText: string | undefined): string {
 export function generateWorkload(spec: WorkloadSpec): Workload {
   const length = spec.series * spec.points;
   const t0Ms = chooseT0Ms(spec.endMs, spec.points, spec.intervalMs);
-  const timestampsMs = new Float64Array(length);
-  const seriesIndex = new Uint32Array(length);
+  const { timestampsMs, seriesIndex } = timeMajorGrid(spec.series, spec.points, t0Ms, spec.intervalMs);
   const values = new Float64Array(length);
-  for (let k = 0, i = 0; k < spec.points; k++) {
-    const t = t0Ms + k * spec.intervalMs;
-    for (let s = 0; s < spec.series; s++, i++) {
-      timestampsMs[i] = t;
-      seriesIndex[i] = s;
-    }
-  }
   let nabText: string | undefined;
   if (spec.kind === 'nab') {
-    const recordings = loadNabRecordings();
+    const recordings = loadNabRecordings(spec.nabDir);
     nabText = describeNabTiling(recordings);
     for (let k = 0, i = 0; k < spec.points; k++) {
       for (let s = 0; s < spec.series; s++, i++) values[i] = nabValue(recordings, s, k);
