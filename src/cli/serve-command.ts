@@ -1,4 +1,6 @@
 // Owns `strata serve`: open the store and identity, create the first admin, listen, shut down gracefully.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import pino, { type Logger } from 'pino';
 import { systemClock } from '../core/clock.js';
@@ -7,6 +9,10 @@ import { openDns } from '../dns/dns-service.js';
 import { openFeeds } from '../feeds/feeds-service.js';
 import { openIdentity, type IdentityService } from '../identity/identity-service.js';
 import { openMonitoring } from '../monitoring/monitoring-service.js';
+import { RECORDING_QUEUE_BYTES_MAX } from '../recording/recording-limits.js';
+import type { RecordingWriter } from '../recording/recording-types.js';
+import { openRecordingWriter } from '../recording/recording-writer.js';
+import { packageRoot } from '../storage/package-root.js';
 import { openStore } from '../store.js';
 import type { Store } from '../store-types.js';
 import { printError } from './print-error.js';
@@ -16,6 +22,8 @@ import type { AgentEndpoint } from '../agent/endpoint/agent-endpoint.js';
 
 /** Exit code when the server cannot start or stop cleanly. */
 const EXIT_FAILURE = 1;
+/** Exit code of a usage error: an unknown option, a missing or invalid value. */
+const EXIT_USAGE = 2;
 
 function firstRunAdmin(identity: IdentityService, options: ServeOptions): { username: string; tenant: string; apiKey: string } | undefined {
   if (identity.userCount() > 0) return undefined;
@@ -55,6 +63,8 @@ function installShutdown(app: StrataServer, store: Store, identity: IdentityServ
       await agents()?.stop();
       await app.strata.runtime.stop();
       await app.close();
+      // Every request has been answered (and handed to the recorder): what is queued is the last of it.
+      await closeRecorder(app.strata.recorder, logger);
       await store.close();
       identity.close();
       app.strata.feeds.close();
@@ -71,6 +81,36 @@ function installShutdown(app: StrataServer, store: Store, identity: IdentityServ
   process.on('SIGINT', (signal) => void stop(signal));
 }
 
+/** Opens the recording of `--record` (undefined without it); the server hands it every ingest and query request. */
+async function openRecorder(options: ServeOptions, logger: Logger): Promise<RecordingWriter | undefined> {
+  if (options.record === undefined) return undefined;
+  const path = resolve(options.record);
+  const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+  // The port may still be 0 here (the writer opens before the server listens): name the data directory, and the URL when it is known.
+  const at = options.publicUrl ?? (options.port !== 0 ? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}` : undefined);
+  return openRecordingWriter({
+    path,
+    fileBytesMax: options.recordMaxBytes,
+    files: options.recordFiles,
+    queueBytesMax: RECORDING_QUEUE_BYTES_MAX,
+    producer: `strata ${version} serve`,
+    description: `ingest and query requests to strata serve of data directory ${resolve(options.data)}${at !== undefined ? ` at ${at}` : ''}`,
+    now: () => systemClock.now(),
+    onError: (error: unknown) => logger.error({ err: error, path }, 'the recording could not be written; requests go on unrecorded'),
+  });
+}
+
+/** Writes what the recorder still holds and closes it, logging its totals; a failure is logged, never stops the shutdown. */
+async function closeRecorder(recorder: RecordingWriter | undefined, logger: Logger): Promise<void> {
+  if (recorder === undefined) return;
+  try {
+    await recorder.close();
+    logger.info({ recording: recorder.stats() }, 'recording closed');
+  } catch (error) {
+    logger.error({ err: error }, 'the recording could not be closed cleanly');
+  }
+}
+
 async function serve(options: ServeOptions): Promise<void> {
   // Logs go to stderr as JSON lines; stdout carries only the few lines people and scripts read.
   const logger = pino({ level: options.logLevel }, pino.destination({ dest: 2, sync: true }));
@@ -82,7 +122,9 @@ async function serve(options: ServeOptions): Promise<void> {
   });
   const identity = openIdentity({ dir: options.data, clock: systemClock, tokenTtlMs: options.tokenTtl * 1000 });
   const admin = firstRunAdmin(identity, options);
+  const recorder = await openRecorder(options, logger);
   const app = await createServer({
+    recorder,
     store,
     identity,
     feeds: openFeeds({ dir: options.data, clock: systemClock, region: options.region }),
@@ -128,6 +170,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  if (recorder !== undefined) process.stdout.write(`recording to ${resolve(options.record as string)}\n`);
   // Scripts and tests wait for this exact line.
   process.stdout.write(`listening on http://${host}:${port}\n`);
   logger.info({ host: options.host, port, publicUrl: url, dataDir: options.data }, 'listening');
@@ -137,6 +180,8 @@ async function serve(options: ServeOptions): Promise<void> {
 export function serveCommand(): Command {
   const command = new Command('serve').description('run the HTTP server: identity, metrics ingest and query APIs, /healthz, /metrics; and the monitoring runtime: checks, alarms, notifications');
   for (const option of serveOptions()) command.addOption(option);
+  // Help exits 0; a usage error (an unknown option, a value out of range) exits 2, like bad input elsewhere.
+  command.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE));
   command.action(async (options: ServeOptions) => {
     try {
       await serve(options);

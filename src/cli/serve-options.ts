@@ -1,5 +1,5 @@
 // Owns the options of `strata serve`: every flag with its environment variable and default.
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import {
   ADMISSION_BODY_BYTES_LIMIT_MAX,
   ADMISSION_SIZE_MAX,
@@ -16,6 +16,13 @@ import { DEFAULT_TOKEN_TTL_MS, TOKEN_TTL_MS_MAX, TOKEN_TTL_MS_MIN } from '../ide
 import { ROLLUP_WORKERS_MAX } from '../core/limits.js';
 import { CHECK_CONCURRENCY_DEFAULT, CHECK_CONCURRENCY_MAX, DELIVERY_ATTEMPTS_CEILING, DELIVERY_ATTEMPTS_DEFAULT } from '../monitoring/monitoring-limits.js';
 import type { RuntimeOptions } from '../monitoring/monitoring-runtime.js';
+import {
+  RECORDING_FILE_BYTES_DEFAULT,
+  RECORDING_FILE_BYTES_MAX,
+  RECORDING_FILE_BYTES_MIN,
+  RECORDING_FILES_DEFAULT,
+  RECORDING_FILES_MAX,
+} from '../recording/recording-limits.js';
 import { agentServeOptions, type AgentServeFlags } from './agent-serve-options.js';
 import { dataOption, integerIn, parseBoolean } from './cli-parsers.js';
 
@@ -57,6 +64,10 @@ export interface ServeOptions extends AgentServeFlags {
   readonly incidentAEndpoint?: string;
   readonly incidentBEndpoint?: string;
   readonly deliveryAttempts: number;
+  /** The recording file of `--record` (none: nothing is recorded). */
+  readonly record?: string;
+  readonly recordMaxBytes: number;
+  readonly recordFiles: number;
 }
 
 /** Longest graceful shutdown accepted, in seconds. */
@@ -119,6 +130,30 @@ function runtimeOptions(): Option[] {
   ];
 }
 
+/** Parses `--record-max-bytes`, saying why the smallest size is what it is. */
+function recordFileBytes(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < RECORDING_FILE_BYTES_MIN || value > RECORDING_FILE_BYTES_MAX) {
+    throw new InvalidArgumentError(`expected a size in bytes from ${RECORDING_FILE_BYTES_MIN} (room for the header and one largest request) to ${RECORDING_FILE_BYTES_MAX}`);
+  }
+  return value;
+}
+
+/** The request recorder's options: where the ingest and query requests are recorded and how much is kept (docs/recording.md). */
+function recordOptions(): Option[] {
+  return [
+    new Option('--record <file>', 'record the ingest and query requests (bodies as sent, never credentials) into this file, for strata replay').env('STRATA_RECORD'),
+    new Option('--record-max-bytes <bytes>', 'size at which the recording moves on to a new file (the full one becomes <file>.1)')
+      .env('STRATA_RECORD_MAX_BYTES')
+      .default(RECORDING_FILE_BYTES_DEFAULT)
+      .argParser(recordFileBytes),
+    new Option('--record-files <n>', 'recording files kept, the current one included (the oldest is deleted)')
+      .env('STRATA_RECORD_FILES')
+      .default(RECORDING_FILES_DEFAULT)
+      .argParser(integerIn(1, RECORDING_FILES_MAX)),
+  ];
+}
+
 /** Every option of `strata serve`; the environment variable of each is STRATA_ plus its name. */
 export function serveOptions(): Option[] {
   const sizes = integerIn(0, ADMISSION_SIZE_MAX);
@@ -160,6 +195,7 @@ export function serveOptions(): Option[] {
       .default(30)
       .argParser(integerIn(1, SHUTDOWN_TIMEOUT_S_MAX)),
     ...runtimeOptions(),
+    ...recordOptions(),
     ...agentServeOptions(),
   ];
 }

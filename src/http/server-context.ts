@@ -5,6 +5,7 @@ import type { Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import type { MonitoringService } from '../monitoring/monitoring-service.js';
 import type { MonitoringRuntime } from '../monitoring/monitoring-runtime.js';
+import type { RecordingWriter } from '../recording/recording-types.js';
 import type { Store } from '../store-types.js';
 import type { IngestDecoder } from '../wire/ingest-decoder.js';
 import type { Admission } from './admission.js';
@@ -29,6 +30,8 @@ export interface ServerContext {
   readonly decoder: IngestDecoder;
   readonly metrics: ServerMetrics;
   readonly clock: Clock;
+  /** The request recorder's writer (`strata serve --record`), undefined when not recording. */
+  readonly recorder: RecordingWriter | undefined;
   /** The base URL clients reach the server at (configured, or the listening address). */
   publicUrl(): string;
 }

@@ -8,6 +8,7 @@ import { openFeeds, type Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import { openMonitoring, type MonitoringService } from '../monitoring/monitoring-service.js';
 import { MonitoringRuntime, type RuntimeOptions } from '../monitoring/monitoring-runtime.js';
+import type { RecordingWriter } from '../recording/recording-types.js';
 import type { Store } from '../store-types.js';
 import { IngestDecoder } from '../wire/ingest-decoder.js';
 import { Admission } from './admission.js';
@@ -24,6 +25,8 @@ import { requestValidators } from './schema-compilers.js';
 import { resolveServerConfig, type ServerConfig, type ServerConfigInput } from './server-config.js';
 import type { ServerContext } from './server-context.js';
 import { createServerMetrics } from './server-metrics.js';
+import { addRecordingMetrics } from './recording-metrics.js';
+import { installRequestRecorder } from './request-recorder.js';
 import { TXN_ID_HEADER, txnIdGenerator } from './txn-id.js';
 
 /** Collaborators and settings of createServer. */
@@ -45,6 +48,8 @@ export interface CreateServerOptions {
   /** A pino logger (silent by default). */
   readonly logger?: FastifyBaseLogger;
   readonly clock?: Clock;
+  /** Where the ingest and query requests are recorded (`strata serve --record`); its owner closes it after the server. */
+  readonly recorder?: RecordingWriter;
 }
 
 /** The server plus what its owner may want to inspect or drain. */
@@ -133,9 +138,16 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     decoder: new IngestDecoder(),
     metrics: createServerMetrics(options.store, admission, { processMetrics: config.processMetrics, runtime }),
     clock,
+    recorder: options.recorder,
     publicUrl: () => configuredUrl ?? (listenedUrl ??= app.server.listening ? listeningUrl(app) : undefined) ?? listeningUrl(app),
   };
   app.decorate('strata', context);
+  const recorder = options.recorder;
+  if (recorder !== undefined) {
+    // First of all hooks: a request that authentication or admission refuses is recorded too.
+    installRequestRecorder(app, recorder, clock, app.log);
+    addRecordingMetrics(context.metrics.registry, () => recorder.stats());
+  }
   // Node answers `Expect: 100-continue` itself before any hook runs, unless someone listens: then
   // the request goes on as usual and the onRequest hook sends the 100 once it is admitted, so a
   // refused client is told before it sends its body at all.
