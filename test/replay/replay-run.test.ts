@@ -1,0 +1,210 @@
+// Tests a replay run over real recording files and a fake target: file order, skipped and gap frames, time shifts, damage, bounded look-ahead.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { encodeRecording } from '../../src/recording/recording-codec.js';
+import type { RecordedExchange, RecordingFrame, RecordingHeader } from '../../src/recording/recording-types.js';
+import { openRecordings, readAhead, runReplay, type ReplayRunOptions } from '../../src/replay/replay-run.js';
+import type { ReplayTarget, TargetRequest } from '../../src/replay/replay-target.js';
+import { REPLAY_DAY_MS } from '../../src/replay/replay-transform.js';
+
+const NOW_MS = 1_800_000_000_000;
+
+function header(startedAtMs: number, sequence = 0): RecordingHeader {
+  return { kind: 'header', version: 1, startedAtMs, sequence, producer: 'test', description: 'replay-run test' };
+}
+
+function ingest(atMs: number, name: string, timeMs: number, status = 200): RecordedExchange {
+  const body = Buffer.from(JSON.stringify([{ metricName: name, metricValue: 1, collectionTime: timeMs, ttlInSeconds: 60 }]));
+  return { kind: 'exchange', atMs, method: 'POST', url: '/ingest/v2.0/rec/ingest', tenant: 'rec', contentType: 'application/json', body, status, durationMs: 1 };
+}
+
+function fakeTarget(status = 200): ReplayTarget & { readonly sent: TargetRequest[] } {
+  const sent: TargetRequest[] = [];
+  return {
+    url: 'http://target.test/',
+    tenant: 'mine',
+    sent,
+    async send(request) {
+      sent.push(request);
+      return { kind: 'response', status, latencyUs: 250 };
+    },
+    close() {},
+  };
+}
+
+function names(target: { sent: TargetRequest[] }): string[] {
+  return target.sent.map((r) => (JSON.parse(Buffer.from(r.body as Uint8Array).toString('utf8')) as Array<{ metricName: string }>)[0]?.metricName ?? '');
+}
+
+function times(target: { sent: TargetRequest[] }): number[] {
+  return target.sent.map((r) => (JSON.parse(Buffer.from(r.body as Uint8Array).toString('utf8')) as Array<{ collectionTime: number }>)[0]?.collectionTime ?? 0);
+}
+
+describe('runReplay', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'strata-replay-run-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  function file(name: string, head: RecordingHeader, frames: readonly RecordingFrame[]): string {
+    const path = join(dir, name);
+    writeFileSync(path, encodeRecording(head, frames));
+    return path;
+  }
+
+  async function run(paths: readonly string[], target: ReplayTarget, options: Partial<ReplayRunOptions> = {}) {
+    let clockMs = NOW_MS;
+    return runReplay({
+      readers: await openRecordings(paths),
+      target,
+      mode: { kind: 'max' },
+      concurrency: 1,
+      tenantPairs: new Map(),
+      timeShift: 'none',
+      includeRefused: false,
+      clock: { now: () => clockMs++, sleep: async () => {} },
+      ...options,
+    });
+  }
+
+  it('replays a rotation set oldest first whatever order the files are given in, into the user tenant', async () => {
+    const start = NOW_MS - 1000;
+    const newest = file('rec', header(start, 2), [ingest(50, 'c', start)]);
+    const middle = file('rec.1', header(start, 1), [ingest(20, 'b', start)]);
+    const oldest = file('rec.2', header(start, 0), [ingest(10, 'a', start)]);
+    const target = fakeTarget();
+    const { report, error } = await run([newest, middle, oldest], target);
+    expect(error).toBeNull();
+    expect(names(target)).toEqual(['a', 'b', 'c']);
+    expect(target.sent.map((r) => r.path)).toEqual(['/ingest/v2.0/mine/ingest', '/ingest/v2.0/mine/ingest', '/ingest/v2.0/mine/ingest']);
+    expect(report.recordings.map((r) => r.sequence)).toEqual([0, 1, 2]);
+    expect(report.totals).toMatchObject({ requests: 3, ok: 3, points: 3 });
+    expect(report.complete).toBe(true);
+  });
+
+  it('skips requests the recording server refused unless asked, and counts the requests gaps stand for', async () => {
+    const start = NOW_MS - 1000;
+    const frames = [ingest(1, 'ok', start), ingest(2, 'unauth', start, 401), { kind: 'gap', atMs: 3, dropped: 12 } as const, ingest(4, 'busy', start, 503), ingest(5, 'forbidden', start, 403), ingest(6, 'bad', start, 400)];
+    const path = file('rec', header(start), frames);
+    const skipping = fakeTarget();
+    const first = await run([path], skipping);
+    expect(names(skipping)).toEqual(['ok', 'bad']);
+    expect(first.report.skipped.refused).toBe(3);
+    expect(first.report.gaps).toEqual({ frames: 1, dropped: 12 });
+    // The target answers 200 to the request recorded as 400.
+    expect(first.report.totals.statusChanged).toBe(1);
+    const including = fakeTarget();
+    const second = await run([path], including, { includeRefused: true });
+    expect(names(including)).toEqual(['ok', 'unauth', 'busy', 'forbidden', 'bad']);
+    expect(second.report.skipped.refused).toBe(0);
+  });
+
+  it('shifts each recording by whole days under auto (the same shift for every file of one recording)', async () => {
+    const oldStart = NOW_MS - 3 * REPLAY_DAY_MS - 5000;
+    const recentStart = NOW_MS - 10_000;
+    const old0 = file('old', header(oldStart, 0), [ingest(1, 'old0', oldStart + 1)]);
+    const old1 = file('old.1', header(oldStart, 1), [ingest(2, 'old1', oldStart + 2)]);
+    const recent = file('recent', header(recentStart), [ingest(1, 'recent', recentStart + 1)]);
+    const target = fakeTarget();
+    const { report } = await run([recent, old1, old0], target, { timeShift: 'auto' });
+    expect(names(target)).toEqual(['old0', 'old1', 'recent']);
+    expect(times(target)).toEqual([oldStart + 1 + 3 * REPLAY_DAY_MS, oldStart + 2 + 3 * REPLAY_DAY_MS, recentStart + 1]);
+    expect(report.options.timeShiftsMs).toEqual([3 * REPLAY_DAY_MS, 0]);
+  });
+
+  it('maps tenants by the explicit pairs first', async () => {
+    const start = NOW_MS;
+    const other: RecordedExchange = { ...ingest(2, 'x', start), url: '/ingest/v2.0/other/ingest', tenant: 'other' };
+    const path = file('rec', header(start), [ingest(1, 'x', start), other]);
+    const target = fakeTarget();
+    await run([path], target, { tenantPairs: new Map([['rec', 'mapped']]) });
+    expect(target.sent.map((r) => r.path)).toEqual(['/ingest/v2.0/mapped/ingest', '/ingest/v2.0/mine/ingest']);
+  });
+
+  it('stops at a damaged frame, reporting what was sent before it and the coded error with the file and offset', async () => {
+    const start = NOW_MS;
+    const bytes = encodeRecording(header(start), [ingest(1, 'a', start), ingest(2, 'b', start), ingest(3, 'c', start)]);
+    const path = join(dir, 'cut');
+    writeFileSync(path, bytes.subarray(0, bytes.length - 3));
+    const target = fakeTarget();
+    const { report, error } = await run([path], target);
+    expect(names(target)).toEqual(['a', 'b']);
+    expect(report.complete).toBe(false);
+    expect(report.totals.requests).toBe(2);
+    expect(error?.code).toBe('RECORDING_TRUNCATED');
+    expect(error?.message).toContain(path);
+    expect(error?.message).toMatch(/byte \d+/);
+  });
+
+  it('refuses a file that is not a recording before anything is sent, closing what it opened', async () => {
+    const good = file('good', header(NOW_MS), [ingest(1, 'a', NOW_MS)]);
+    const bad = join(dir, 'bad');
+    writeFileSync(bad, 'not a recording');
+    await expect(openRecordings([good, bad])).rejects.toMatchObject({ code: 'RECORDING_NOT_A_RECORDING' });
+  });
+});
+
+describe('readAhead', () => {
+  async function* counted(n: number, pulled: { count: number }, failAt?: number): AsyncGenerator<number> {
+    for (let i = 0; i < n; i++) {
+      if (i === failAt) throw new Error('source failed');
+      pulled.count++;
+      yield i;
+    }
+  }
+
+  it('yields every item in order and never pulls more than `maxItems` ahead of the consumer', async () => {
+    const pulled = { count: 0 };
+    const seen: number[] = [];
+    for await (const item of readAhead(counted(100, pulled), 5, Number.MAX_SAFE_INTEGER, () => 1)) {
+      // Let the pump run as far as it may.
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(pulled.count - (seen.length + 1)).toBeLessThanOrEqual(5);
+      seen.push(item);
+    }
+    expect(seen).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+
+  it('holds at most one item once the bytes limit is reached', async () => {
+    const pulled = { count: 0 };
+    let consumed = 0;
+    for await (const _ of readAhead(counted(10, pulled), 100, 10, () => 1000)) {
+      await new Promise((resolve) => setImmediate(resolve));
+      consumed++;
+      expect(pulled.count - consumed).toBeLessThanOrEqual(1);
+    }
+    expect(consumed).toBe(10);
+  });
+
+  it('hands over the items read before a failure, then the failure', async () => {
+    const seen: number[] = [];
+    const consume = async (): Promise<void> => {
+      for await (const item of readAhead(counted(10, { count: 0 }, 4), 3, 1000, () => 1)) seen.push(item);
+    };
+    await expect(consume()).rejects.toThrow('source failed');
+    expect(seen).toEqual([0, 1, 2, 3]);
+  });
+
+  it('stops pulling and closes the source when the consumer stops early', async () => {
+    const state = { pulled: 0, closed: false };
+    async function* source(): AsyncGenerator<number> {
+      try {
+        for (let i = 0; i < 1000; i++) {
+          state.pulled++;
+          yield i;
+        }
+      } finally {
+        state.closed = true;
+      }
+    }
+    for await (const item of readAhead(source(), 4, 1000, () => 1)) {
+      if (item === 2) break;
+    }
+    expect(state.closed).toBe(true);
+    expect(state.pulled).toBeLessThanOrEqual(3 + 4 + 1);
+  });
+});
