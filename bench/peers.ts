@@ -1,6 +1,7 @@
 // Owns `npm run bench:peers`: Strata beside VictoriaMetrics and InfluxDB in one run on the same workload; prints a table per kind with Strata's ratios to VM, writes bench/results/peers.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
+import { machineInfo } from './machine.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, Option } from 'commander';
@@ -53,19 +54,6 @@ function selection(argv: readonly string[]): Selection {
   const options = program.opts<Selection>();
   // Keep the bench's own order whatever order the flags named them in.
   return { kinds: VALUE_KINDS.filter((k) => options.kinds.includes(k)), runs: options.runs, systems: PEER_SYSTEMS.filter((s) => options.systems.includes(s)) };
-}
-
-function machine(): Record<string, unknown> {
-  const cpu = cpus();
-  return {
-    cpuModel: cpu[0]?.model ?? 'unknown',
-    cores: cpu.length,
-    memoryGiB: Math.round(totalmem() / 2 ** 30),
-    platform: `${platform()} ${release()}`,
-    node: process.version,
-    v8: process.versions.v8,
-    loadAverageAtStart: loadavg(),
-  };
 }
 
 function peerVersions(systems: readonly PeerSystemName[], log: (line: string) => void): PeerVersion[] {
@@ -128,7 +116,7 @@ async function main(): Promise<void> {
   const sel = selection(process.argv.slice(2));
   const started = performance.now();
   const date = new Date().toISOString();
-  const host = machine();
+  const host = machineInfo();
   if (sel.systems.some((s) => s.startsWith('strata')) && !existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run npm run build first`);
   const versions = peerVersions(sel.systems, (line) => console.log(line));
   console.log(`Peer bench: ${sel.systems.join(', ')} on ${sel.kinds.join(', ')}, ${sel.runs} run(s) each; noisy if anything else runs on this ${host.cores as number}-core machine`);

@@ -1,7 +1,7 @@
 // Owns `npm run bench`: runs the floors and the engine per value kind in child processes, the HTTP bench when present, the overload suite, the checks suite and the agents suite; prints the tables, writes bench/results/*.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, platform, release, totalmem } from 'node:os';
+import { machineInfo } from './machine.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runChild } from './child-io.js';
@@ -44,14 +44,8 @@ interface HttpBenchShape {
 
 function machine(sqliteVersion: string): Record<string, unknown> {
   const require = createRequire(import.meta.url);
-  const cpu = cpus();
   return {
-    cpuModel: cpu[0]?.model ?? 'unknown',
-    cores: cpu.length,
-    memoryGiB: Math.round(totalmem() / 2 ** 30),
-    platform: `${platform()} ${release()}`,
-    node: process.version,
-    v8: process.versions.v8,
+    ...machineInfo(),
     betterSqlite3: (require('better-sqlite3/package.json') as { version: string }).version,
     sqlite: sqliteVersion,
   };
