@@ -1,21 +1,25 @@
 // Owns `strata replay`: validates its options, replays recordings into a target (or converts them), prints and writes the report.
-import { createWriteStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, CommanderError, Option } from 'commander';
 import { StrataError } from '../core/errors.js';
 import { TENANT_LENGTH_MAX } from '../core/limits.js';
-import { REPLAY_CONCURRENCY_DEFAULT, REPLAY_CONCURRENCY_MAX, REPLAY_SPEED_MAX } from '../recording/recording-limits.js';
-import { convertRecordings } from '../replay/convert-recording.js';
+import { isValidTenant } from '../identity/user-rules.js';
+import { convertRecordings, openConvertOutput } from '../replay/convert-recording.js';
+import { REPLAY_CONCURRENCY_DEFAULT, REPLAY_CONCURRENCY_MAX, REPLAY_SPEED_MAX } from '../replay/replay-limits.js';
 import type { PacingMode } from '../replay/replay-pacing.js';
 import { createReplayProgress } from '../replay/replay-progress.js';
-import { compareReports, parseReport, renderComparison, renderTable, type ReplayReport } from '../replay/replay-report.js';
+import { compareReports, renderComparison, renderTable, type ReplayReport } from '../replay/replay-report.js';
+import { readReportFile } from '../replay/replay-report-file.js';
 import { openRecordings, runReplay } from '../replay/replay-run.js';
 import { connectTarget } from '../replay/replay-target.js';
 import { printError } from './print-error.js';
 
 /** Exit status of bad command-line input (as printError gives invalid input). */
 const EXIT_BAD_INPUT = 2;
+/** Exit status of a replay in which a request failed (non-2xx or no answer), under --fail-on-errors. */
+export const EXIT_REPLAY_ERRORS = 3;
 
 interface RawOptions {
   target?: string;
@@ -27,6 +31,7 @@ interface RawOptions {
   tenantMap: string[];
   timeShift: string;
   includeRefused?: boolean;
+  failOnErrors?: boolean;
   report?: string;
   compare?: string;
   convert?: string;
@@ -44,6 +49,7 @@ interface ReplayOptions {
   readonly tenantPairs: ReadonlyMap<string, string>;
   readonly timeShift: 'auto' | 'none' | number;
   readonly includeRefused: boolean;
+  readonly failOnErrors: boolean;
   readonly reportPath: string | undefined;
   readonly previous: ReplayReport | undefined;
 }
@@ -76,16 +82,15 @@ function parseConcurrency(text: string | undefined): number {
   return value;
 }
 
-const TENANT_PATTERN = /^[A-Za-z0-9._-]+$/;
-
 /** `--tenant-map FROM=TO`, repeatable and comma-separated. */
 export function parseTenantMap(entries: readonly string[]): Map<string, string> {
   const pairs = new Map<string, string>();
   for (const entry of entries.flatMap((text) => text.split(',')).filter((text) => text.trim() !== '')) {
     const [from, to, ...rest] = entry.trim().split('=');
-    const ok = (id: string | undefined): id is string => id !== undefined && id.length <= TENANT_LENGTH_MAX && TENANT_PATTERN.test(id);
+    // The identity room owns the tenant rule: a tenant a user could not have is refused here too.
+    const ok = (id: string | undefined): id is string => id !== undefined && isValidTenant(id);
     if (rest.length > 0 || !ok(from) || !ok(to)) {
-      throw invalid('tenant-map', `--tenant-map takes FROM=TO with tenant ids of letters, digits, dash, dot and underscore; ${JSON.stringify(entry)} is not one.`);
+      throw invalid('tenant-map', `--tenant-map takes FROM=TO with tenant ids of 1 to ${TENANT_LENGTH_MAX} letters, digits, dash, dot and underscore; ${JSON.stringify(entry)} is not one.`);
     }
     if (pairs.has(from) && pairs.get(from) !== to) throw invalid('tenant-map', `--tenant-map maps tenant ${from} twice.`);
     pairs.set(from, to);
@@ -109,15 +114,7 @@ function checkFiles(files: readonly string[]): void {
 }
 
 function loadPrevious(path: string | undefined): ReplayReport | undefined {
-  if (path === undefined) return undefined;
-  if (!existsSync(path) || !statSync(path).isFile()) throw invalid('compare', `--compare ${path} does not exist or is not a file.`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    throw invalid('compare', `--compare ${path} is not JSON, so it is not a replay report.`);
-  }
-  return parseReport(parsed, path);
+  return path === undefined ? undefined : readReportFile(path);
 }
 
 function validate(files: readonly string[], raw: RawOptions): ReplayOptions {
@@ -137,6 +134,7 @@ function validate(files: readonly string[], raw: RawOptions): ReplayOptions {
     tenantPairs: parseTenantMap(raw.tenantMap),
     timeShift: parseTimeShift(raw.timeShift),
     includeRefused: raw.includeRefused === true,
+    failOnErrors: raw.failOnErrors === true,
     reportPath,
     previous: loadPrevious(raw.compare),
   };
@@ -165,6 +163,7 @@ async function replay(options: ReplayOptions): Promise<void> {
       includeRefused: options.includeRefused,
       clock: { now: () => Date.now(), sleep: (ms) => sleep(ms) },
       onProgress: (update) => progress.update(update),
+      onWait: (waitMs) => progress.notice(`strata replay: waiting ${Math.round(waitMs / 1000)}s for the next recorded request`),
     });
   } finally {
     progress.stop();
@@ -176,13 +175,17 @@ async function replay(options: ReplayOptions): Promise<void> {
   if (options.reportPath !== undefined) writeFileSync(options.reportPath, `${JSON.stringify(report, null, 2)}\n`);
   if (options.previous !== undefined) process.stdout.write(`\n${renderComparison(compareReports(options.previous, report))}`);
   if (error !== null) throw error;
+  if (options.failOnErrors && report.totals.errors > 0) {
+    process.stderr.write(`strata: ${report.totals.errors} replayed request(s) failed (not answered 2xx); exiting ${EXIT_REPLAY_ERRORS} (--fail-on-errors).\n`);
+    process.exitCode = EXIT_REPLAY_ERRORS;
+  }
 }
 
 async function convert(files: readonly string[], format: string, out: string | undefined): Promise<void> {
   checkFiles(files);
   if (format !== 'vm' && format !== 'influx') throw invalid('convert', `--convert takes vm or influx, not ${JSON.stringify(format)}.`);
   if (out !== undefined && !existsSync(dirname(resolve(out)))) throw invalid('out', `--out ${out}: its directory does not exist.`);
-  const stream = out === undefined ? process.stdout : createWriteStream(out);
+  const stream = out === undefined ? process.stdout : openConvertOutput(out);
   try {
     const summary = await convertRecordings(files, format, stream);
     process.stderr.write(`convert: ${Object.entries(summary).map(([key, value]) => `${key} ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`).join(', ')}\n`);
@@ -214,10 +217,11 @@ export function replayCommand(): Command {
     .option('--tenant-map <from=to>', "send a recorded tenant's requests to another tenant (repeatable, or comma-separated); unmapped tenants go to the user's tenant", collect, [])
     .option('--time-shift <shift>', 'auto (whole days, so the recording lands in the last day), none, or ms to add to every time', 'auto')
     .option('--include-refused', 'also send requests the recording server refused (401, 403, 503)')
+    .option('--fail-on-errors', `exit ${EXIT_REPLAY_ERRORS} when any replayed request failed (answered other than 2xx, or not at all); default: exit 0`)
     .option('--report <file>', 'write the report as JSON to this file')
     .option('--compare <file>', 'print a comparison with an earlier --report file')
     .option('--convert <format>', 'instead of replaying, convert the recordings to vm (VictoriaMetrics JSON lines) or influx (line protocol)')
-    .option('--out <file>', 'with --convert: write here instead of stdout')
+    .option('--out <file>', 'with --convert: write here instead of stdout (created 0600; a symbolic link or non-regular file is refused)')
     .exitOverride(exitOnCommanderError)
     .action(async (files: string[], raw: RawOptions) => {
       try {

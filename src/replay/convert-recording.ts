@@ -1,10 +1,12 @@
 // Owns `strata replay --convert`: streaming the stored ingest points of recordings out as VictoriaMetrics import lines or InfluxDB line protocol.
 import { once } from 'node:events';
+import { closeSync, constants, createWriteStream, fstatSync, openSync, type WriteStream } from 'node:fs';
 import { StrataError } from '../core/errors.js';
 import { openRecording } from '../recording/recording-reader.js';
 import type { RecordedExchange } from '../recording/recording-types.js';
 import { IngestDecoder } from '../wire/ingest-decoder.js';
-import type { IngestFormat, IngestMapping, IngestScope } from '../wire/ingest-mapping.js';
+import { ingestFormatOf } from '../wire/ingest-format.js';
+import type { IngestMapping, IngestScope } from '../wire/ingest-mapping.js';
 import { influxLines, influxRepresentable, vmImportLines, type PeerPoint } from './peer-formats.js';
 
 /** The peer format a conversion writes. */
@@ -32,19 +34,12 @@ export interface ConvertSummary {
   droppedRequests: number;
 }
 
-/** Content-Type essence of msgpack ingest bodies; anything else is decoded as JSON, as the server does. */
-const MSGPACK_TYPE = 'application/x-msgpack';
+/** Mode of a file `--out` creates: the points of a recording are the recorded server's data, for its owner only. */
+export const CONVERT_OUT_FILE_MODE = 0o600;
 /** The two ingest routes; their URLs may carry a query string, which the route ignores. */
 const INGEST_PATH = /^\/ingest\/v2\.0\/[^/?#]+\/ingest(\/multi)?(?:\?|$)/;
 /** Recorded statuses of ingest requests that stored points: all of them, or (207) the valid ones. */
 const STORED_STATUSES: ReadonlySet<number> = new Set([200, 207]);
-
-/** The body format the server chose for a Content-Type (its media type, lowercased, without parameters). */
-function bodyFormat(contentType: string | null): IngestFormat {
-  const semicolon = contentType?.indexOf(';') ?? -1;
-  const essence = (semicolon === -1 ? (contentType ?? '') : (contentType ?? '').slice(0, semicolon)).trim().toLowerCase();
-  return essence === MSGPACK_TYPE ? 'msgpack' : 'json';
-}
 
 /** The decoding scope of a stored ingest exchange, or null when the exchange is not one. */
 function storedIngestScope(exchange: RecordedExchange): IngestScope | null {
@@ -59,7 +54,7 @@ function decodeBody(decoder: IngestDecoder, exchange: RecordedExchange, scope: I
   const { body } = exchange;
   const raw = body === null || Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   try {
-    return decoder.decode(raw, bodyFormat(exchange.contentType), scope);
+    return decoder.decode(raw, ingestFormatOf(exchange.contentType), scope);
   } catch (error) {
     if (error instanceof StrataError) return null;
     throw error;
@@ -138,4 +133,30 @@ export async function convertRecordings(paths: readonly string[], format: Conver
   const decoder = new IngestDecoder();
   for (const path of paths) await convertFile(path, format, out, decoder, summary);
   return summary;
+}
+
+function outRefused(path: string, message: string): StrataError {
+  return new StrataError('CONFIG_INVALID', `--out ${path} ${message}`, { option: 'out', path });
+}
+
+/**
+ * Opens `--out` for writing: created with mode 0600 (CONVERT_OUT_FILE_MODE), or an existing regular
+ * file truncated (it keeps its mode). A symbolic link is refused rather than followed (O_NOFOLLOW),
+ * and so is anything but a regular file (a FIFO is opened without blocking, then refused).
+ */
+export function openConvertOutput(path: string): WriteStream {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK, CONVERT_OUT_FILE_MODE);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ELOOP') throw outRefused(path, 'is a symbolic link; give the path of a regular file (links are not followed).');
+    if (code === 'ENXIO') throw outRefused(path, 'is not a regular file.');
+    throw outRefused(path, `cannot be written: ${String(code ?? (error as Error).message)}.`);
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw outRefused(path, 'is not a regular file.');
+  }
+  return createWriteStream(path, { fd });
 }

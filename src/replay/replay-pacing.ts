@@ -1,9 +1,7 @@
 // Owns when replay sends each frame: its due time under --speed or --max, the in-flight bound, and the lag it measures.
 import * as hdr from 'hdr-histogram-js';
 import { assert } from '../core/assert.js';
-
-/** Highest lag the lag histogram tracks, in ms (a day; larger lags are clamped to it). */
-export const REPLAY_LAG_MS_MAX = 86_400_000;
+import { REPLAY_LAG_MS_MAX, REPLAY_WAIT_NOTICE_MS } from './replay-limits.js';
 
 /** `--speed N` (frame at atMs is due at start + atMs / N) or `--max` (each frame as soon as a slot is free). */
 export type PacingMode = { readonly kind: 'speed'; readonly speed: number } | { readonly kind: 'max' };
@@ -23,6 +21,7 @@ export interface PacedItem<T> {
 
 /** How late frames went out under --speed; null under --max, where frames have no due time. */
 export interface LagSummary {
+  /** The largest lag, exact (the histogram behind the p99 saturates at REPLAY_LAG_MS_MAX). */
   readonly maxMs: number;
   readonly p99Ms: number;
   /** Frames sent more than one ms after their due time. */
@@ -44,6 +43,8 @@ export interface PacingOptions<T> {
   readonly clock: PacingClock;
   /** Sends one frame; must not reject (the caller records failures as errors). */
   readonly send: (value: T, sentAtMs: number) => Promise<void>;
+  /** Told before a wait for the next frame longer than REPLAY_WAIT_NOTICE_MS, so a quiet stretch of the recording does not look like a hang. */
+  readonly onWait?: (waitMs: number) => void;
 }
 
 /** When a frame is due: `startMs + timelineMs / speed` (whole ms), or `startMs` under --max. */
@@ -111,6 +112,7 @@ export async function runPaced<T>(items: AsyncIterable<PacedItem<T>>, options: P
   const startMs = options.clock.now();
   let sent = 0;
   let lateFrames = 0;
+  let lagMaxMs = 0;
   let inFlightMax = 0;
   let sendFailure: { error: unknown } | undefined;
   try {
@@ -118,11 +120,13 @@ export async function runPaced<T>(items: AsyncIterable<PacedItem<T>>, options: P
       await gate.enter();
       const dueMs = frameDueMs(options.mode, startMs, item.timelineMs);
       const waitMs = dueMs - options.clock.now();
+      if (waitMs > REPLAY_WAIT_NOTICE_MS) options.onWait?.(waitMs);
       if (waitMs > 0) await options.clock.sleep(waitMs);
       const sentAtMs = options.clock.now();
       if (lags !== null) {
         const lagMs = Math.max(0, sentAtMs - dueMs);
         lags.recordValue(Math.min(lagMs, REPLAY_LAG_MS_MAX));
+        lagMaxMs = Math.max(lagMaxMs, lagMs);
         if (lagMs > 1) lateFrames++;
       }
       sent++;
@@ -139,7 +143,7 @@ export async function runPaced<T>(items: AsyncIterable<PacedItem<T>>, options: P
     await gate.drained();
   }
   if (sendFailure !== undefined) throw sendFailure.error;
-  const lag = lags === null ? null : { maxMs: lags.maxValue, p99Ms: Math.min(lags.getValueAtPercentile(99), lags.maxValue), lateFrames };
+  const lag = lags === null ? null : { maxMs: lagMaxMs, p99Ms: Math.min(lags.getValueAtPercentile(99), lags.maxValue), lateFrames };
   lags?.destroy();
   return { sent, lag, inFlightMax };
 }

@@ -8,6 +8,8 @@ export const REPLAY_PROGRESS_LINE_INTERVAL_MS = 5000;
 /** Progress display of one replay. */
 export interface ReplayProgress {
   update(update: ReplayProgressUpdate): void;
+  /** A line of its own (e.g. a long wait announced), which a bar is redrawn below. */
+  notice(text: string): void;
   stop(): void;
 }
 
@@ -32,6 +34,10 @@ function barProgress(sink: ProgressSink, bytesTotal: number): ReplayProgress {
     update(u) {
       bar.update(Math.min(u.bytesRead, Math.max(1, bytesTotal)), { mb: megabytes(u.bytesRead), totalMb: megabytes(u.bytesTotal), requests: u.requests, errors: u.errors });
     },
+    notice(text) {
+      // Clears the bar's line first; the bar draws itself again on its next update.
+      sink.stream.write(`\r\x1b[K${text}\n`);
+    },
     stop() {
       bar.stop();
     },
@@ -53,6 +59,9 @@ function lineProgress(sink: ProgressSink): ReplayProgress {
       if (nowMs - lastLineMs < REPLAY_PROGRESS_LINE_INTERVAL_MS) return;
       lastLineMs = nowMs;
       write(u);
+    },
+    notice(text) {
+      sink.stream.write(`${text}\n`);
     },
     stop() {
       if (latest !== undefined) write(latest);

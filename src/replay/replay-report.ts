@@ -1,11 +1,15 @@
-// Owns the replay report: its JSON shape, the table printed after a run, and the comparison with an earlier report.
-import { StrataError } from '../core/errors.js';
+// Owns the replay report: its JSON shape, the table printed after a run, and the comparison with an earlier report (checking a file is replay-report-file.ts).
+import { REPLAY_LATENCY_US_MAX } from './replay-limits.js';
 import type { LagSummary } from './replay-pacing.js';
 import type { ErrorCounts, RouteSummary } from './replay-stats.js';
 import { REPLAY_DAY_MS } from './replay-transform.js';
 
-/** Version of the report's JSON shape; --compare reads reports of this version only. */
-export const REPLAY_REPORT_VERSION = 1;
+/**
+ * Version of the report's JSON shape; --compare reads reports of this version only. Version 2:
+ * latencies and points of 2xx answers only, error latencies, rejected points, clamped latencies,
+ * skipped requests of other routes.
+ */
+export const REPLAY_REPORT_VERSION = 2;
 /** The `kind` every replay report carries, so --compare can tell one from any other JSON file. */
 export const REPLAY_REPORT_KIND = 'strata-replay-report';
 
@@ -49,8 +53,12 @@ export interface ReplayReport {
   readonly totals: RouteSummary;
   readonly routes: readonly RouteSummary[];
   readonly errors: ErrorCounts;
-  /** Exchanges not sent because the recording server refused them (401/403/503) and --include-refused was not given. */
-  readonly skipped: { readonly refused: number };
+  /**
+   * Exchanges not sent: `refused`, because the recording server refused them (401/403/503) and
+   * --include-refused was not given; `notRecordedRoute`, because they are not one of the five
+   * recorded routes (or their URL is unsafe), which replay never sends.
+   */
+  readonly skipped: { readonly refused: number; readonly notRecordedRoute: number };
   /** Gap frames in the recordings and the requests they stand for, which the recording missed. */
   readonly gaps: { readonly frames: number; readonly dropped: number };
   /** How late frames went out under --speed; null under --max. */
@@ -76,7 +84,7 @@ function fixed(value: number, digits: number): string {
 }
 
 function routeRow(r: RouteSummary): string[] {
-  return [r.route, String(r.requests), String(r.errors), fixed(r.p50Ms, 2), fixed(r.p90Ms, 2), fixed(r.p99Ms, 2), fixed(r.p999Ms, 2), fixed(r.maxMs, 2), fixed(r.meanMs, 2), fixed(r.requestsPerSecond, 1), String(r.points), fixed(r.pointsPerSecond, 0), String(r.bytesSent)];
+  return [r.route, String(r.requests), String(r.errors), fixed(r.p50Ms, 2), fixed(r.p90Ms, 2), fixed(r.p99Ms, 2), fixed(r.p999Ms, 2), fixed(r.maxMs, 2), fixed(r.meanMs, 2), fixed(r.okPerSecond, 1), String(r.points), fixed(r.pointsPerSecond, 0), String(r.bytesSent)];
 }
 
 function countsLine(label: string, counts: Readonly<Record<string, number>>): string | undefined {
@@ -84,64 +92,56 @@ function countsLine(label: string, counts: Readonly<Record<string, number>>): st
   return entries.length === 0 ? undefined : `${label}: ${entries.map(([key, n]) => `${key} x${n}`).join(', ')}`;
 }
 
-/** The report as text: a header, an aligned per-route table, then errors, skipped, gaps and lag lines. */
+/** The latencies of error answers per route, which the table leaves out so that fast refusals do not flatter it. */
+function errorLatencyLine(report: ReplayReport): string | undefined {
+  const parts = report.routes
+    .filter((r) => r.errorAnswers > 0)
+    .map((r) => `${r.route} x${r.errorAnswers} p50 ${fixed(r.errorP50Ms, 2)} p99 ${fixed(r.errorP99Ms, 2)} max ${fixed(r.errorMaxMs, 2)}`);
+  return parts.length === 0 ? undefined : `latency of error answers (ms): ${parts.join('; ')}`;
+}
+
+/** Lines after the table: errors, differences from the recording, skipped, gaps, clamps and lag. */
+function notes(report: ReplayReport): string[] {
+  const { totals } = report;
+  const lines = [countsLine('errors by status', report.errors.byStatus), countsLine('errors by code', report.errors.byCode), errorLatencyLine(report)].filter((line): line is string => line !== undefined);
+  if (totals.pointsRejected > 0) lines.push(`points of requests not answered 2xx (left out of points and points/s): ${totals.pointsRejected}`);
+  if (totals.statusChanged > 0) lines.push(`answered differently than when recorded: ${totals.statusChanged} request(s)`);
+  if (totals.latencyClamped > 0) lines.push(`${totals.latencyClamped} latency value(s) above ${REPLAY_LATENCY_US_MAX / 1e6} s were recorded as ${REPLAY_LATENCY_US_MAX / 1e6} s: the top percentiles understate them`);
+  if (report.skipped.refused > 0) lines.push(`skipped ${report.skipped.refused} request(s) the recording server refused (401/403/503); --include-refused sends them`);
+  if (report.skipped.notRecordedRoute > 0) lines.push(`skipped: not a recorded route: ${report.skipped.notRecordedRoute} request(s) (replay sends only the five recorded routes)`);
+  if (report.gaps.dropped > 0 || report.gaps.frames > 0) {
+    lines.push(`warning: the recording missed ${report.gaps.dropped} request(s) (${report.gaps.frames} gap frame(s)): the recorder's queue was full`);
+  }
+  lines.push(report.lag === null ? 'lag: n/a (--max)' : `lag behind schedule: max ${report.lag.maxMs} ms, p99 ${report.lag.p99Ms} ms, ${report.lag.lateFrames} frame(s) late`);
+  return lines;
+}
+
+/** The report as text: a header, an aligned per-route table (latencies, ok/s and points of 2xx answers), then errors, skipped, gaps and lag lines. */
 export function renderTable(report: ReplayReport): string {
   const o = report.options;
   const pacing = o.mode === 'max' ? `--max, concurrency ${o.concurrency}` : `--speed ${o.speed}, concurrency ${o.concurrency}`;
   const lines = [
     `replay of ${report.recordings.length} recording file(s) into ${report.target} (${pacing}, time shift ${shiftText(o.timeShiftsMs)})`,
     `started ${report.startedAt}, ${fixed(report.seconds, 3)} s${report.complete ? '' : ' (stopped early: the recording is damaged)'}`,
+    'latencies, ok/s and points count 2xx answers only',
     '',
     table([
-      ['route', 'requests', 'errors', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'mean ms', 'req/s', 'points', 'points/s', 'bytes sent'],
+      ['route', 'requests', 'errors', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'mean ms', 'ok/s', 'points', 'points/s', 'bytes sent'],
       ...report.routes.map(routeRow),
       routeRow(report.totals),
     ]),
     '',
+    ...notes(report),
   ];
-  const status = countsLine('errors by status', report.errors.byStatus);
-  const code = countsLine('errors by code', report.errors.byCode);
-  if (status !== undefined) lines.push(status);
-  if (code !== undefined) lines.push(code);
-  if (report.totals.statusChanged > 0) lines.push(`answered differently than when recorded: ${report.totals.statusChanged} request(s)`);
-  if (report.skipped.refused > 0) lines.push(`skipped ${report.skipped.refused} request(s) the recording server refused (401/403/503); --include-refused sends them`);
-  if (report.gaps.dropped > 0 || report.gaps.frames > 0) {
-    lines.push(`warning: the recording missed ${report.gaps.dropped} request(s) (${report.gaps.frames} gap frame(s)): the recorder's queue was full`);
-  }
-  lines.push(report.lag === null ? 'lag: n/a (--max)' : `lag behind schedule: max ${report.lag.maxMs} ms, p99 ${report.lag.p99Ms} ms, ${report.lag.lateFrames} frame(s) late`);
   return `${lines.join('\n')}\n`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isRouteSummary(value: unknown): value is RouteSummary {
-  if (!isRecord(value) || typeof value['route'] !== 'string') return false;
-  return ['requests', 'p50Ms', 'p99Ms', 'requestsPerSecond', 'pointsPerSecond'].every((key) => typeof value[key] === 'number');
-}
-
-/** Checks that parsed JSON is a replay report this build reads; anything else is CONFIG_INVALID naming `source`. */
-export function parseReport(value: unknown, source: string): ReplayReport {
-  if (!isRecord(value) || value['kind'] !== REPLAY_REPORT_KIND) {
-    throw new StrataError('CONFIG_INVALID', `--compare ${source} is not a strata replay report (no "kind": "${REPLAY_REPORT_KIND}").`, { option: 'compare', path: source });
-  }
-  if (value['version'] !== REPLAY_REPORT_VERSION) {
-    throw new StrataError('CONFIG_INVALID', `--compare ${source} is a replay report of version ${String(value['version'])}; this build reads version ${REPLAY_REPORT_VERSION}.`, { option: 'compare', path: source });
-  }
-  const routes = value['routes'];
-  if (!Array.isArray(routes) || !routes.every(isRouteSummary) || !isRouteSummary(value['totals'])) {
-    throw new StrataError('CONFIG_INVALID', `--compare ${source} is a damaged replay report (its routes or totals are malformed).`, { option: 'compare', path: source });
-  }
-  return value as unknown as ReplayReport;
-}
-
-/** Before/after figures of one route. */
+/** Before/after figures of one route (all of 2xx answers). */
 export interface RouteComparison {
   readonly route: string;
   readonly p50Ms: Pair;
   readonly p99Ms: Pair;
-  readonly requestsPerSecond: Pair;
+  readonly okPerSecond: Pair;
   readonly pointsPerSecond: Pair;
 }
 
@@ -157,7 +157,7 @@ function pair(before: number | undefined, after: number | undefined): Pair {
   return { before: before ?? null, after: after ?? null, ratio };
 }
 
-/** Per route (those of either report, in the current report's order, then the total) the figures before and after. */
+/** Per route (those of either report, in the current report's order, then the total) the 2xx figures before and after. */
 export function compareReports(previous: ReplayReport, current: ReplayReport): RouteComparison[] {
   const before = new Map(previous.routes.map((r) => [r.route, r]));
   const after = new Map(current.routes.map((r) => [r.route, r]));
@@ -168,7 +168,7 @@ export function compareReports(previous: ReplayReport, current: ReplayReport): R
     route,
     p50Ms: pair(b?.p50Ms, a?.p50Ms),
     p99Ms: pair(b?.p99Ms, a?.p99Ms),
-    requestsPerSecond: pair(b?.requestsPerSecond, a?.requestsPerSecond),
+    okPerSecond: pair(b?.okPerSecond, a?.okPerSecond),
     pointsPerSecond: pair(b?.pointsPerSecond, a?.pointsPerSecond),
   }));
 }
@@ -180,7 +180,7 @@ function pairCells(p: Pair, digits: number): string[] {
 
 /** The comparison as an aligned table (ratios are after / before: above 1 is slower for latencies, faster for rates). */
 export function renderComparison(rows: readonly RouteComparison[]): string {
-  const header = ['route', 'p50 before', 'p50 after', 'ratio', 'p99 before', 'p99 after', 'ratio', 'req/s before', 'req/s after', 'ratio', 'points/s before', 'points/s after', 'ratio'];
-  const body = rows.map((r) => [r.route, ...pairCells(r.p50Ms, 2), ...pairCells(r.p99Ms, 2), ...pairCells(r.requestsPerSecond, 1), ...pairCells(r.pointsPerSecond, 0)]);
-  return `comparison with the previous report (latencies in ms; ratio = after / before)\n\n${table([header, ...body])}\n`;
+  const header = ['route', 'p50 before', 'p50 after', 'ratio', 'p99 before', 'p99 after', 'ratio', 'ok/s before', 'ok/s after', 'ratio', 'points/s before', 'points/s after', 'ratio'];
+  const body = rows.map((r) => [r.route, ...pairCells(r.p50Ms, 2), ...pairCells(r.p99Ms, 2), ...pairCells(r.okPerSecond, 1), ...pairCells(r.pointsPerSecond, 0)]);
+  return `comparison with the previous report (2xx answers; latencies in ms; ratio = after / before)\n\n${table([header, ...body])}\n`;
 }

@@ -1,17 +1,17 @@
 // Owns one replay run: streams the recordings' frames in order with bounded look-ahead, paces, sends, measures, reports.
+import { assert } from '../core/assert.js';
 import { StrataError, isStrataError } from '../core/errors.js';
-import { REPLAY_READ_AHEAD_FRAMES } from '../recording/recording-limits.js';
 import { openRecording } from '../recording/recording-reader.js';
-import type { RecordedExchange, RecordingFrame, RecordingHeader } from '../recording/recording-types.js';
+import type { RecordedExchange, RecordingFrame } from '../recording/recording-types.js';
 import type { RecordingReader } from '../recording/recording-reader.js';
+import { REPLAY_READ_AHEAD_BYTES, REPLAY_READ_AHEAD_FRAMES } from './replay-limits.js';
 import { runPaced, type PacedItem, type PacingClock, type PacingMode, type PacingSummary } from './replay-pacing.js';
 import { REPLAY_REPORT_KIND, REPLAY_REPORT_VERSION, type ReplayReport } from './replay-report.js';
 import { createReplayStats } from './replay-stats.js';
 import type { ReplayTarget } from './replay-target.js';
+import { matchRoute } from './replay-routes.js';
 import { autoShiftMs, createTransformer, type ReplayRequest } from './replay-transform.js';
 
-/** Bytes of request bodies replay holds decoded ahead of the one it sends (with REPLAY_READ_AHEAD_FRAMES, whichever is reached first). */
-export const REPLAY_READ_AHEAD_BYTES = 64 * 1024 * 1024;
 /** Recorded statuses that mean the recording server refused the request before doing its work; not replayed by default. */
 export const REPLAY_REFUSED_STATUSES: readonly number[] = [401, 403, 503];
 /** Bytes a frame takes besides its URL, content type and body (prefix, msgpack tags and small fields), for progress. */
@@ -40,6 +40,8 @@ export interface ReplayRunOptions {
   /** Wall clock (ms) and sleep; injected. */
   readonly clock: PacingClock;
   readonly onProgress?: (update: ReplayProgressUpdate) => void;
+  /** Told before a wait longer than REPLAY_WAIT_NOTICE_MS for the next recorded request (under --speed). */
+  readonly onWait?: (waitMs: number) => void;
 }
 
 /** A finished run: its report, and the error that stopped it early (a damaged recording) or null. */
@@ -83,18 +85,46 @@ interface StreamCounters {
   gapFrames: number;
   dropped: number;
   refused: number;
-  /** One entry per distinct recording start: the shift applied to it. */
-  readonly shifts: Map<number, number>;
+  /** Exchanges of other routes than the five recorded ones, or with an unsafe URL: never sent. */
+  notRecordedRoute: number;
 }
 
 function frameBytes(exchange: RecordedExchange): number {
   return FRAME_OVERHEAD_BYTES + exchange.url.length + (exchange.contentType?.length ?? 0) + (exchange.body?.byteLength ?? 0);
 }
 
-function shiftFor(header: RecordingHeader, timeShift: ReplayRunOptions['timeShift'], startNowMs: number): number {
-  if (timeShift === 'none') return 0;
-  if (timeShift === 'auto') return autoShiftMs(header.startedAtMs, startNowMs);
-  return timeShift;
+/**
+ * The arrival time of the last exchange of each recording (keyed by its start): header start +
+ * the exchange's atMs. `--time-shift auto` needs it before the first request goes out, so this
+ * reads every file once more from the start (frames only, nothing kept). Damage stops the reading
+ * of that file: the run itself then stops at the same place and reports it.
+ */
+export async function lastArrivals(readers: readonly RecordingReader[]): Promise<Map<number, number>> {
+  const last = new Map<number, number>();
+  for (const reader of readers) {
+    const startedAtMs = reader.header.startedAtMs;
+    // A reader of its own: the run's reader must start at the first frame.
+    const again = await openRecording(reader.path);
+    try {
+      for await (const frame of again.frames()) {
+        if (frame.kind === 'exchange') last.set(startedAtMs, Math.max(last.get(startedAtMs) ?? startedAtMs, startedAtMs + frame.atMs));
+      }
+    } catch (error) {
+      if (!isStrataError(error)) throw error;
+    } finally {
+      await again.close();
+    }
+  }
+  return last;
+}
+
+/** The shift of every distinct recording start, in the order the recordings replay. */
+async function shiftsOf(options: ReplayRunOptions, nowMs: number): Promise<Map<number, number>> {
+  const starts = [...new Set(options.readers.map((reader) => reader.header.startedAtMs))];
+  const { timeShift } = options;
+  if (timeShift !== 'auto') return new Map(starts.map((start) => [start, timeShift === 'none' ? 0 : timeShift]));
+  const last = await lastArrivals(options.readers);
+  return new Map(starts.map((start) => [start, autoShiftMs(last.get(start) ?? start, nowMs)]));
 }
 
 async function* framesNamingFile(reader: RecordingReader): AsyncGenerator<RecordingFrame> {
@@ -106,35 +136,45 @@ async function* framesNamingFile(reader: RecordingReader): AsyncGenerator<Record
 }
 
 /**
- * The frames of every reader as requests on one timeline. Files of one recording (same start)
- * share its timeline; a file of another recording continues where the previous file's last frame was.
+ * The frames of every reader as requests on one timeline, which starts at the first request sent:
+ * a recording whose first request came an hour after the server started does not wait that hour.
+ * Files of one recording (same start) share its timeline; the first request of another recording
+ * follows right after the previous recording's last one.
  */
-async function* pendingRequests(options: ReplayRunOptions, counters: StreamCounters, startNowMs: number): AsyncGenerator<PacedItem<Pending>> {
+async function* pendingRequests(options: ReplayRunOptions, counters: StreamCounters, shifts: ReadonlyMap<number, number>): AsyncGenerator<PacedItem<Pending>> {
   let bytesBefore = 0;
-  let offsetMs = 0;
-  let lastAtMs = 0;
+  let lastTimelineMs = 0;
+  /** timeline = atMs + offsetMs for the current recording; unset until its first request. */
+  let offsetMs: number | undefined;
   let previousStart: number | undefined;
   for (const reader of options.readers) {
     const header = reader.header;
-    if (previousStart !== undefined && header.startedAtMs !== previousStart) offsetMs += lastAtMs;
+    if (header.startedAtMs !== previousStart) offsetMs = undefined;
     previousStart = header.startedAtMs;
-    if (!counters.shifts.has(header.startedAtMs)) counters.shifts.set(header.startedAtMs, shiftFor(header, options.timeShift, startNowMs));
-    const shiftMs = counters.shifts.get(header.startedAtMs) ?? 0;
-    const transformer = createTransformer({ tenants: { pairs: options.tenantPairs, fallback: options.target.tenant }, shiftMs });
+    const transformer = createTransformer({ tenants: { pairs: options.tenantPairs, fallback: options.target.tenant }, shiftMs: shifts.get(header.startedAtMs) ?? 0 });
     let bytesInFile = 0;
     for await (const frame of framesNamingFile(reader)) {
-      lastAtMs = frame.atMs;
       if (frame.kind === 'gap') {
         counters.gapFrames++;
         counters.dropped += frame.dropped;
         continue;
       }
       bytesInFile = Math.min(reader.sizeBytes, bytesInFile + frameBytes(frame));
+      // Classified before the transform, so a skipped exchange costs no body decoding.
+      if (matchRoute(frame.method, frame.url) === null) {
+        counters.notRecordedRoute++;
+        continue;
+      }
       if (!options.includeRefused && REPLAY_REFUSED_STATUSES.includes(frame.status)) {
         counters.refused++;
         continue;
       }
-      yield { timelineMs: offsetMs + frame.atMs, value: { request: transformer.transform(frame), bytesRead: bytesBefore + bytesInFile } };
+      const request = transformer.transform(frame);
+      assert(request !== null, 'the transform refuses exactly the exchanges matchRoute refuses');
+      offsetMs ??= lastTimelineMs - frame.atMs;
+      // atMs never decreases within a recording; the max guards a hand-made file that breaks the rule.
+      lastTimelineMs = Math.max(lastTimelineMs, frame.atMs + offsetMs);
+      yield { timelineMs: lastTimelineMs, value: { request, bytesRead: bytesBefore + bytesInFile } };
     }
     bytesBefore += reader.sizeBytes;
   }
@@ -197,10 +237,17 @@ export async function* readAhead<T>(source: AsyncIterable<T>, maxItems: number, 
 /** Replays every reader into the target; returns the report even when the recording turned out damaged part-way. */
 export async function runReplay(options: ReplayRunOptions): Promise<ReplayOutcome> {
   const stats = createReplayStats();
-  const counters: StreamCounters = { gapFrames: 0, dropped: 0, refused: 0, shifts: new Map() };
+  const counters: StreamCounters = { gapFrames: 0, dropped: 0, refused: 0, notRecordedRoute: 0 };
   const bytesTotal = options.readers.reduce((sum, reader) => sum + reader.sizeBytes, 0);
+  let shifts: Map<number, number>;
+  try {
+    shifts = await shiftsOf(options, options.clock.now());
+  } catch (caught) {
+    await Promise.all(options.readers.map((reader) => reader.close()));
+    throw caught;
+  }
   const startMs = options.clock.now();
-  const items = readAhead(pendingRequests(options, counters, startMs), REPLAY_READ_AHEAD_FRAMES, REPLAY_READ_AHEAD_BYTES, (item) => item.value.request.body?.byteLength ?? 0);
+  const items = readAhead(pendingRequests(options, counters, shifts), REPLAY_READ_AHEAD_FRAMES, REPLAY_READ_AHEAD_BYTES, (item) => item.value.request.body?.byteLength ?? 0);
   let error: StrataError | null = null;
   let pacing: PacingSummary | undefined;
   try {
@@ -208,6 +255,7 @@ export async function runReplay(options: ReplayRunOptions): Promise<ReplayOutcom
       mode: options.mode,
       concurrency: options.concurrency,
       clock: options.clock,
+      ...(options.onWait !== undefined ? { onWait: options.onWait } : {}),
       send: async (pending) => {
         const { request } = pending;
         const outcome = await options.target.send(request);
@@ -237,7 +285,7 @@ export async function runReplay(options: ReplayRunOptions): Promise<ReplayOutcom
       speed: options.mode.kind === 'speed' ? options.mode.speed : null,
       concurrency: options.concurrency,
       timeShift: options.timeShift,
-      timeShiftsMs: [...counters.shifts.values()],
+      timeShiftsMs: [...shifts.values()],
       tenantMap: Object.fromEntries(options.tenantPairs),
       fallbackTenant: options.target.tenant,
       includeRefused: options.includeRefused,
@@ -245,7 +293,7 @@ export async function runReplay(options: ReplayRunOptions): Promise<ReplayOutcom
     totals: summary.totals,
     routes: summary.routes,
     errors: summary.errors,
-    skipped: { refused: counters.refused },
+    skipped: { refused: counters.refused, notRecordedRoute: counters.notRecordedRoute },
     gaps: { frames: counters.gapFrames, dropped: counters.dropped },
     lag: pacing?.lag ?? null,
     complete: error === null,

@@ -1,13 +1,13 @@
-// Owns replay's client of a target server: authentication, keep-alive connections, timeouts and one re-auth on a 401.
+// Owns replay's client of a target server: authentication, keep-alive connections, timeouts and a rate-limited re-auth on a 401.
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { StrataError } from '../core/errors.js';
-import { REPLAY_REQUEST_TIMEOUT_MS } from '../recording/recording-limits.js';
+import { REPLAY_AUTH_BODY_BYTES_MAX, REPLAY_REAUTH_INTERVAL_MS, REPLAY_REQUEST_TIMEOUT_MS } from './replay-limits.js';
 import type { RequestOutcome } from './replay-stats.js';
 
-/** Largest token response replay reads (a Keystone-style answer is a few hundred bytes). */
-export const REPLAY_AUTH_BODY_BYTES_MAX = 1024 * 1024;
+/** Path of the identity API's token route, relative to the target's base URL. */
+const TOKENS_PATH = '/v2.0/tokens';
 
 /** Where to replay and as whom. */
 export interface TargetOptions {
@@ -19,7 +19,7 @@ export interface TargetOptions {
   readonly concurrency: number;
   /** Per-request limit; REPLAY_REQUEST_TIMEOUT_MS unless a test sets it. */
   readonly timeoutMs?: number;
-  /** Monotonic microseconds for latencies (injected; performance.now by default). */
+  /** Monotonic microseconds for latencies and the re-auth interval (injected; performance.now by default). */
   readonly nowUs?: () => number;
 }
 
@@ -110,7 +110,16 @@ interface Identity {
   readonly tenant: string;
 }
 
+/** The token route's URL as people read it: the base URL (its path prefix kept) + /v2.0/tokens. */
+function tokensUrl(base: URL): string {
+  return `${base.href.replace(/\/+$/, '')}${TOKENS_PATH}`;
+}
+
 function parseIdentity(response: RawResponse, base: URL): Identity {
+  // A 404 means the URL is wrong (no identity API there), not that the credentials are.
+  if (response.status === 404) {
+    throw new StrataError('REPLAY_AUTH_FAILED', `no identity API at ${tokensUrl(base)} (HTTP 404): check --target.`, { status: 404, url: tokensUrl(base) });
+  }
   let token: unknown;
   let tenant: unknown;
   try {
@@ -128,7 +137,7 @@ function parseIdentity(response: RawResponse, base: URL): Identity {
 
 async function authenticate(conn: Connection, username: string, apiKey: string): Promise<Identity> {
   const body = Buffer.from(JSON.stringify({ auth: { 'RAX-KSKEY:apiKeyCredentials': { username, apiKey } } }), 'utf8');
-  const response = await exchange(conn, { method: 'POST', path: '/v2.0/tokens', contentType: 'application/json', body }, { accept: 'application/json' }, REPLAY_AUTH_BODY_BYTES_MAX);
+  const response = await exchange(conn, { method: 'POST', path: TOKENS_PATH, contentType: 'application/json', body }, { accept: 'application/json' }, REPLAY_AUTH_BODY_BYTES_MAX);
   return parseIdentity(response, conn.base);
 }
 
@@ -164,10 +173,16 @@ export async function connectTarget(options: TargetOptions): Promise<ReplayTarge
   }
   const nowUs = options.nowUs ?? (() => performance.now() * 1000);
   // Several requests may see a 401 at once (the token expired under them): they share one re-auth.
+  // A target that keeps answering 401 gets at most one token request per REPLAY_REAUTH_INTERVAL_MS;
+  // the requests in between keep their 401 instead of each asking for a token.
   let reauth: Promise<Identity> | undefined;
-  const renew = (stale: Identity): Promise<Identity> => {
+  let lastReauthUs = Number.NEGATIVE_INFINITY;
+  const renew = (stale: Identity): Promise<Identity> | undefined => {
     if (identity !== stale) return Promise.resolve(identity);
-    reauth ??= authenticate(conn, options.username, options.apiKey).then(
+    if (reauth !== undefined) return reauth;
+    if (nowUs() - lastReauthUs < REPLAY_REAUTH_INTERVAL_MS * 1000) return undefined;
+    lastReauthUs = nowUs();
+    reauth = authenticate(conn, options.username, options.apiKey).then(
       (fresh) => {
         identity = fresh;
         reauth = undefined;
@@ -180,26 +195,25 @@ export async function connectTarget(options: TargetOptions): Promise<ReplayTarge
     );
     return reauth;
   };
-  const attempt = async (request: TargetRequest, used: Identity): Promise<{ status: number; latencyUs: number }> => {
-    const startUs = nowUs();
-    const response = await exchange(conn, request, { 'x-auth-token': used.token }, 0);
-    return { status: response.status, latencyUs: nowUs() - startUs };
-  };
+  const attempt = async (request: TargetRequest, used: Identity): Promise<number> => (await exchange(conn, request, { 'x-auth-token': used.token }, 0)).status;
   return {
     url: base.href,
     tenant: identity.tenant,
     async send(request) {
+      // Latency runs from the first send: a request that met an expired token took the 401, the re-auth and the retry.
+      const startUs = nowUs();
+      const answered = (status: number): RequestOutcome => ({ kind: 'response', status, latencyUs: nowUs() - startUs });
       try {
         const used = identity;
         const first = await attempt(request, used);
-        if (first.status !== 401) return { kind: 'response', ...first };
-        let fresh: Identity;
+        if (first !== 401) return answered(first);
+        let fresh: Identity | undefined;
         try {
           fresh = await renew(used);
         } catch {
-          return { kind: 'response', ...first };
+          fresh = undefined;
         }
-        return { kind: 'response', ...(await attempt(request, fresh)) };
+        return answered(fresh === undefined ? first : await attempt(request, fresh));
       } catch (error) {
         return { kind: 'failure', code: failureCode(error) };
       }

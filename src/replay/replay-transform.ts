@@ -1,15 +1,12 @@
-// Owns turning a recorded exchange into the request replay sends: its route name, tenant mapping, time shift and points count.
+// Owns turning a recorded exchange into the request replay sends: its route, tenant mapping, time shift and points count.
 import { Packr, Unpackr } from 'msgpackr';
 import type { RecordedExchange } from '../recording/recording-types.js';
+import { ingestFormatOf } from '../wire/ingest-format.js';
+import type { IngestFormat } from '../wire/ingest-mapping.js';
+import { matchRoute, type ReplayRoute } from './replay-routes.js';
 
 /** One day in ms: the only shift `--time-shift auto` applies, so 5/20/60/240/1440-minute buckets stay aligned. */
 export const REPLAY_DAY_MS = 86_400_000;
-
-/** Route names in reports (docs/recording.md); anything else the recording holds is "other". */
-export const REPLAY_ROUTES = ['ingest', 'ingest/multi', 'views (GET)', 'views (POST)', 'search', 'other'] as const;
-
-/** A route name of a report. */
-export type ReplayRoute = (typeof REPLAY_ROUTES)[number];
 
 /** How recorded tenants become the target's: explicit pairs first, every other tenant becomes `fallback`. */
 export interface TenantMap {
@@ -21,7 +18,7 @@ export interface TenantMap {
 /** What a transformer needs besides the exchange. */
 export interface TransformOptions {
   readonly tenants: TenantMap;
-  /** Added to every `from`/`to` query parameter and ingest `collectionTime`; 0 leaves them alone. */
+  /** Added to every `from`/`to` query parameter of views requests and ingest `collectionTime`; 0 leaves them alone. */
   readonly shiftMs: number;
 }
 
@@ -42,32 +39,8 @@ export interface ReplayRequest {
 
 /** Turns exchanges into requests; owns one msgpack encoder and decoder (so it holds no shared state). */
 export interface ReplayTransformer {
-  transform(exchange: RecordedExchange): ReplayRequest;
-}
-
-const INGEST_PREFIX = '/ingest/v2.0/';
-const METRICS_PREFIX = '/metrics/v2.0/';
-
-/** The report route of a request, from its method and URL (the path segments after the tenant). */
-export function routeOf(method: string, url: string): ReplayRoute {
-  const path = url.split('?', 1)[0] ?? '';
-  const segments = path.split('/');
-  // ['', 'ingest' | 'metrics', 'v2.0', tenant, ...rest]
-  if (segments.length < 5 || segments[0] !== '' || segments[2] !== 'v2.0' || segments[3] === '') return 'other';
-  const rest = segments.slice(4);
-  if (segments[1] === 'ingest' && method === 'POST') {
-    if (rest.length === 1 && rest[0] === 'ingest') return 'ingest';
-    if (rest.length === 2 && rest[0] === 'ingest' && rest[1] === 'multi') return 'ingest/multi';
-    return 'other';
-  }
-  if (segments[1] !== 'metrics') return 'other';
-  if (rest[0] === 'views') {
-    if (method === 'GET' && rest.length === 2 && rest[1] !== '') return 'views (GET)';
-    if (method === 'POST' && rest.length === 1) return 'views (POST)';
-    return 'other';
-  }
-  if (method === 'GET' && rest.length === 2 && rest[0] === 'metrics' && rest[1] === 'search') return 'search';
-  return 'other';
+  /** The request to send, or null when the exchange is not one of the recorded routes (or its URL is unsafe): never sent. */
+  transform(exchange: RecordedExchange): ReplayRequest | null;
 }
 
 /** The target tenant of a recorded one. */
@@ -75,31 +48,12 @@ export function mapTenant(tenants: TenantMap, recorded: string): string {
   return tenants.pairs.get(recorded) ?? tenants.fallback;
 }
 
-/** `--time-shift auto`: whole days that bring the recording's start into the last day before `nowMs` (never negative). */
-export function autoShiftMs(startedAtMs: number, nowMs: number): number {
-  return Math.max(0, Math.floor((nowMs - startedAtMs) / REPLAY_DAY_MS)) * REPLAY_DAY_MS;
-}
-
-/** Rewrites the tenant segment of a metrics or ingest URL (the segment after `v2.0`) when it is the recorded tenant. */
-export function rewriteTenant(url: string, recordedTenant: string, targetTenant: string): string {
-  if (recordedTenant === targetTenant) return url;
-  for (const prefix of [INGEST_PREFIX, METRICS_PREFIX]) {
-    if (!url.startsWith(prefix)) continue;
-    const end = url.indexOf('/', prefix.length);
-    const stop = end === -1 ? url.length : end;
-    const segment = url.slice(prefix.length, stop);
-    if (safeDecode(segment) !== recordedTenant) return url;
-    return `${prefix}${encodeURIComponent(targetTenant)}${url.slice(stop)}`;
-  }
-  return url;
-}
-
-function safeDecode(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined;
-  }
+/**
+ * `--time-shift auto`: the whole days that bring a recording's last request (its arrival time)
+ * into the last day before `nowMs`; never negative, so nothing it sends lies after `nowMs`.
+ */
+export function autoShiftMs(lastArrivalMs: number, nowMs: number): number {
+  return Math.max(0, Math.floor((nowMs - lastArrivalMs) / REPLAY_DAY_MS)) * REPLAY_DAY_MS;
 }
 
 /** Adds `shiftMs` to the integer `from` and `to` query parameters; every other byte of the URL stays as recorded. */
@@ -122,15 +76,6 @@ export function shiftQuery(url: string, shiftMs: number): string {
   return `${url.slice(0, question)}?${params.join('&')}`;
 }
 
-/** Which body encoding a Content-Type names, or null when replay leaves the body alone. */
-export function bodyFormat(contentType: string | null): 'json' | 'msgpack' | null {
-  if (contentType === null) return null;
-  const type = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
-  if (type === 'application/x-msgpack' || type === 'application/msgpack') return 'msgpack';
-  if (type === 'application/json' || type.endsWith('+json')) return 'json';
-  return null;
-}
-
 /** Elements of a msgpack body's top-level array, read from its header alone; null when the body is not an array. */
 export function msgpackArrayLength(body: Uint8Array): number | null {
   const first = body[0];
@@ -147,8 +92,8 @@ const UNPACK_OPTIONS = { int64AsType: 'number', mapsAsObjects: true } as const;
 const PACK_OPTIONS = { useRecords: false } as const;
 
 interface Codec {
-  decode(body: Uint8Array, format: 'json' | 'msgpack'): unknown;
-  encode(value: unknown, format: 'json' | 'msgpack'): Uint8Array;
+  decode(body: Uint8Array, format: IngestFormat): unknown;
+  encode(value: unknown, format: IngestFormat): Uint8Array;
 }
 
 function makeCodec(): Codec {
@@ -192,7 +137,7 @@ interface IngestBody {
   readonly points: number;
 }
 
-function transformIngestBody(codec: Codec, body: Uint8Array, format: 'json' | 'msgpack', options: TransformOptions, multi: boolean): IngestBody {
+function transformIngestBody(codec: Codec, body: Uint8Array, format: IngestFormat, options: TransformOptions, multi: boolean): IngestBody {
   const cheapCount = format === 'msgpack' ? msgpackArrayLength(body) : null;
   // A single-tenant body without a shift is sent as recorded; a msgpack one is not even decoded.
   if (options.shiftMs === 0 && !multi && cheapCount !== null) return { body, points: cheapCount };
@@ -207,19 +152,29 @@ function transformIngestBody(codec: Codec, body: Uint8Array, format: 'json' | 'm
   return { body: changed ? codec.encode(decoded, format) : body, points: decoded.length };
 }
 
-/** A transformer with its own msgpack encoder and decoder. */
+/** A tenant as a URL segment; a tenant named `.` or `..` is percent-encoded whole, so no proxy can read it as a dot segment. */
+function tenantSegment(tenant: string): string {
+  return tenant === '.' || tenant === '..' ? tenant.replaceAll('.', '%2E') : encodeURIComponent(tenant);
+}
+
+/**
+ * A transformer with its own msgpack encoder and decoder. The tenant segment of the URL is always
+ * replaced by its mapped tenant: the URL's own segment is what is mapped (the recorded `tenant`
+ * field is not trusted), so no request reaches a tenant the map does not name.
+ */
 export function createTransformer(options: TransformOptions): ReplayTransformer {
   const codec = makeCodec();
   return {
     transform(exchange) {
-      const route = routeOf(exchange.method, exchange.url);
-      const path = shiftQuery(rewriteTenant(exchange.url, exchange.tenant, mapTenant(options.tenants, exchange.tenant)), route === 'views (GET)' || route === 'views (POST)' ? options.shiftMs : 0);
+      const match = matchRoute(exchange.method, exchange.url);
+      if (match === null) return null;
+      const { route } = match;
+      const rewritten = `${match.beforeTenant}${tenantSegment(mapTenant(options.tenants, match.tenant))}${match.afterTenant}`;
+      const path = shiftQuery(rewritten, route === 'views (GET)' || route === 'views (POST)' ? options.shiftMs : 0);
       const base = { route, method: exchange.method, path, contentType: exchange.contentType, recordedStatus: exchange.status };
-      const format = bodyFormat(exchange.contentType);
-      if ((route !== 'ingest' && route !== 'ingest/multi') || exchange.body === null || format === null) {
-        return { ...base, body: exchange.body, points: 0 };
-      }
-      const ingest = transformIngestBody(codec, exchange.body, format, options, route === 'ingest/multi');
+      if ((route !== 'ingest' && route !== 'ingest/multi') || exchange.body === null) return { ...base, body: exchange.body, points: 0 };
+      // The format the target will decode the body in: the server's own rule, so a body is re-encoded as the target reads it.
+      const ingest = transformIngestBody(codec, exchange.body, ingestFormatOf(exchange.contentType), options, route === 'ingest/multi');
       return { ...base, body: ingest.body, points: ingest.points };
     },
   };

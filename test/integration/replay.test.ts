@@ -1,16 +1,20 @@
 // Tests `strata replay` end to end: a session recorded by `strata serve --record`, replayed into a fresh server, leaves the same points there; bad input exits 2.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pack } from 'msgpackr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECORDING_FRAME_PREFIX_BYTES, RECORDING_MAGIC } from '../../src/recording/recording-limits.js';
+import { encodeRecording } from '../../src/recording/recording-codec.js';
+import { RECORDING_FORMAT_VERSION, RECORDING_FRAME_PREFIX_BYTES, RECORDING_MAGIC } from '../../src/recording/recording-limits.js';
+import type { RecordedExchange } from '../../src/recording/recording-types.js';
 import { CLI, ROOT, ensureBuilt, startServe, tokenFor, type ServeProcess } from './serve-process.js';
 
 const MINUTE_MS = 60_000;
 /** Exit status of bad input. */
 const EXIT_BAD_INPUT = 2;
+/** Exit status of a replay with failed requests under --fail-on-errors. */
+const EXIT_REPLAY_ERRORS = 3;
 
 interface Server {
   readonly process: ServeProcess;
@@ -140,10 +144,11 @@ describe('strata replay', () => {
     expect(result.stdout).toMatch(/^views \(GET\)\s+\d+\s+0\s/m);
     expect(result.stdout).toMatch(/^total\s/m);
     const json = JSON.parse(readFileSync(report, 'utf8'));
-    expect(json).toMatchObject({ kind: 'strata-replay-report', version: 1, complete: true, skipped: { refused: 0 }, gaps: { frames: 0, dropped: 0 } });
+    expect(json).toMatchObject({ kind: 'strata-replay-report', version: 2, complete: true, skipped: { refused: 0, notRecordedRoute: 0 }, gaps: { frames: 0, dropped: 0 } });
     // Every request was answered as it was when recorded (the partial write's 207 included).
     expect(json.totals.statusChanged).toBe(0);
     expect(json.totals.points).toBe(12 * 50 + 2 + 2 + 2);
+    expect(json.totals.pointsRejected).toBe(0);
 
     expect(Object.keys(sourcePoints).sort()).toEqual(['cpu.0', 'cpu.1', 'cpu.2', 'cpu.3', 'cpu.4', 'multi.a', 'partial.ok', 'status.text']);
     expect((sourcePoints['cpu.0'] as unknown[]).length).toBe(120);
@@ -166,6 +171,13 @@ describe('strata replay', () => {
     expect(refused.code).toBe(EXIT_BAD_INPUT);
     expect(refused.stderr).toContain('CONFIG_INVALID');
     expect(refused.stderr).toContain('is not a strata replay report');
+    const negative = join(dir, 'negative.json');
+    const damaged = JSON.parse(readFileSync(first, 'utf8'));
+    damaged.totals.p99Ms = -5;
+    writeFileSync(negative, JSON.stringify(damaged));
+    const refusedNegative = await runCli([...common, '--compare', negative]);
+    expect(refusedNegative.code).toBe(EXIT_BAD_INPUT);
+    expect(refusedNegative.stderr).toContain('is a damaged replay report');
   });
 
   it('exits 2 naming the problem and the byte offset for a corrupt and for a truncated recording', async () => {
@@ -210,6 +222,8 @@ describe('strata replay', () => {
     expect(toFile.code).toBe(0);
     expect(toFile.stdout).toBe('');
     expect(toFile.stderr).toMatch(/^convert: .*points [1-9]\d*/m);
+    // The points of a recording are the recorded server's data: the file is its owner's only.
+    expect(statSync(out).mode & 0o777).toBe(0o600);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThan(0);
     expect(JSON.parse(lines[0] as string)).toHaveProperty('metric');
@@ -221,6 +235,52 @@ describe('strata replay', () => {
     expect(wrong.stderr).toContain('--convert takes vm or influx');
   });
 
+  /** A hand-made recording of `exchanges`, as anyone could hand one over. */
+  function crafted(name: string, exchanges: ReadonlyArray<Omit<RecordedExchange, 'kind' | 'durationMs'>>): string {
+    const path = join(dir, name);
+    const header = { kind: 'header', version: RECORDING_FORMAT_VERSION, startedAtMs: Date.now() - 60_000, sequence: 0, producer: 'hand', description: 'crafted' } as const;
+    writeFileSync(path, encodeRecording(header, exchanges.map((e) => ({ ...e, kind: 'exchange', durationMs: 1 }) as RecordedExchange)));
+    return path;
+  }
+
+  function ingestExchange(atMs: number, name: string, body?: string): Omit<RecordedExchange, 'kind' | 'durationMs'> {
+    const bytes = body ?? JSON.stringify([metric(name, 1, baseMs + 7000)]);
+    return { atMs, method: 'POST', url: '/ingest/v2.0/100000/ingest', tenant: '100000', contentType: 'application/json', body: Buffer.from(bytes), status: 200 };
+  }
+
+  it('sends only the recorded routes: a crafted recording cannot create monitoring objects or revoke tokens with the replaying token', async () => {
+    const label = 'crafted-by-a-recording';
+    const path = crafted('crafted.recording', [
+      ingestExchange(1, 'crafted.before'),
+      { atMs: 2, method: 'POST', url: `/monitoring/v1.0/${fresh.tenant}/entities`, tenant: fresh.tenant, contentType: 'application/json', body: Buffer.from(JSON.stringify({ label })), status: 201 },
+      { atMs: 3, method: 'DELETE', url: '/v2.0/tokens', tenant: fresh.tenant, contentType: null, body: null, status: 204 },
+      ingestExchange(4, 'crafted.after'),
+    ]);
+    const report = join(dir, 'crafted.json');
+    const result = await runCli(['replay', path, '--target', fresh.url, '--username', 'admin', '--api-key', fresh.apiKey, '--max', '--concurrency', '1', '--time-shift', 'none', '--report', report, '--fail-on-errors']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('skipped: not a recorded route: 2 request(s)');
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    expect(json.skipped).toEqual({ refused: 0, notRecordedRoute: 2 });
+    expect(json.totals).toMatchObject({ requests: 2, ok: 2, errors: 0 });
+    const entities = await getJson(fresh, `/monitoring/v1.0/${fresh.tenant}/entities`);
+    expect(JSON.stringify(entities)).not.toContain(label);
+    expect(Object.keys(await allPoints(fresh, fromMs, toMs))).toEqual(expect.arrayContaining(['crafted.before', 'crafted.after']));
+  });
+
+  it('exits 3 with --fail-on-errors when a replayed request was not answered 2xx, and 0 without it', async () => {
+    const path = crafted('failing.recording', [ingestExchange(1, 'fine'), { ...ingestExchange(2, 'broken', '[{"metricName": "cut'), status: 400 }]);
+    const args = ['replay', path, '--target', fresh.url, '--username', 'admin', '--api-key', fresh.apiKey, '--max', '--time-shift', 'none'];
+    const strict = await runCli([...args, '--fail-on-errors']);
+    expect(strict.code).toBe(EXIT_REPLAY_ERRORS);
+    expect(strict.stderr).toContain('1 replayed request(s) failed');
+    expect(strict.stdout).toMatch(/^ingest\s+2\s+1\s/m);
+    expect(strict.stdout).toContain('errors by status: 400 x1');
+    const lenient = await runCli(args);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toMatch(/^ingest\s+2\s+1\s/m);
+  });
+
   it('fails with REPLAY_AUTH_FAILED for a wrong API key and REPLAY_TARGET_UNREACHABLE for a closed port', async () => {
     const wrong = await runCli(['replay', recording, '--target', fresh.url, '--username', 'admin', '--api-key', 'not-the-key-0123456789', '--max']);
     expect(wrong.code).not.toBe(0);
@@ -229,6 +289,9 @@ describe('strata replay', () => {
     const closed = await runCli(['replay', recording, '--target', 'http://127.0.0.1:1', '--username', 'admin', '--api-key', fresh.apiKey, '--max']);
     expect(closed.code).not.toBe(0);
     expect(closed.stderr).toContain('REPLAY_TARGET_UNREACHABLE');
+    const wrongPath = await runCli(['replay', recording, '--target', `${fresh.url}/not-strata`, '--username', 'admin', '--api-key', fresh.apiKey, '--max']);
+    expect(wrongPath.code).not.toBe(0);
+    expect(wrongPath.stderr).toContain(`no identity API at ${fresh.url}/not-strata/v2.0/tokens (HTTP 404)`);
   });
 
   it('refuses bad options with exit 2 and a message naming the option', async () => {

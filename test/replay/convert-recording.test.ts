@@ -1,6 +1,8 @@
 // Owns the tests of `strata replay --convert`: a recording of mixed traffic converts to exactly the stored points, with the right counts, under backpressure.
 import { EventEmitter } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -9,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeRecording } from '../../src/recording/recording-codec.js';
 import { RECORDING_FORMAT_VERSION } from '../../src/recording/recording-limits.js';
 import type { RecordedExchange, RecordingFrame, RecordingHeader } from '../../src/recording/recording-types.js';
-import { convertRecordings, type ConvertSummary } from '../../src/replay/convert-recording.js';
+import { CONVERT_OUT_FILE_MODE, convertRecordings, openConvertOutput, type ConvertSummary } from '../../src/replay/convert-recording.js';
 import type { PeerPoint } from '../../src/replay/peer-formats.js';
 
 const T0 = 1_700_000_000_000;
@@ -193,5 +195,64 @@ describe('convertRecordings', () => {
     const path = join(dir, 'not.rec');
     await writeFile(path, 'hello, world');
     await expect(convertRecordings([path], 'vm', new Collect())).rejects.toMatchObject({ code: 'RECORDING_NOT_A_RECORDING' });
+  });
+});
+
+describe('openConvertOutput', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'strata-convert-out-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function writeAll(path: string, text: string): Promise<void> {
+    const stream = openConvertOutput(path);
+    stream.write(text);
+    await new Promise<void>((done) => stream.end(done));
+  }
+
+  it('creates the file readable by its owner only (0600), whatever the umask allows', async () => {
+    const path = join(dir, 'out.vm');
+    const previous = process.umask(0o022);
+    try {
+      await writeAll(path, 'line\n');
+    } finally {
+      process.umask(previous);
+    }
+    expect(statSync(path).mode & 0o777).toBe(CONVERT_OUT_FILE_MODE);
+    expect(CONVERT_OUT_FILE_MODE).toBe(0o600);
+    expect(readFileSync(path, 'utf8')).toBe('line\n');
+  });
+
+  it('truncates an existing regular file, which keeps its mode', async () => {
+    const path = join(dir, 'out.vm');
+    await writeFile(path, 'a much longer earlier content\n');
+    await chmod(path, 0o640);
+    await writeAll(path, 'new\n');
+    expect(readFileSync(path, 'utf8')).toBe('new\n');
+    expect(statSync(path).mode & 0o777).toBe(0o640);
+  });
+
+  it('refuses a symbolic link instead of following it, leaving its target alone', () => {
+    const victim = join(dir, 'victim');
+    writeFileSync(victim, 'keep me');
+    const link = join(dir, 'out.vm');
+    symlinkSync(victim, link);
+    expect(() => openConvertOutput(link)).toThrow(/is a symbolic link/);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    const dangling = join(dir, 'dangling.vm');
+    symlinkSync(join(dir, 'nowhere'), dangling);
+    expect(() => openConvertOutput(dangling)).toThrow(/is a symbolic link/);
+    expect(existsSync(join(dir, 'nowhere'))).toBe(false);
+  });
+
+  it('refuses what is not a regular file (a FIFO without a reader, a directory) with CONFIG_INVALID', () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => openConvertOutput(fifo)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => openConvertOutput(dir)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
 });

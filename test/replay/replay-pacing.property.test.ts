@@ -1,6 +1,7 @@
 // Property tests of replay pacing on a virtual clock: due times under --speed, --max as soon as a slot frees, the in-flight bound, lag.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { REPLAY_LAG_MS_MAX, REPLAY_WAIT_NOTICE_MS } from '../../src/replay/replay-limits.js';
 import { frameDueMs, runPaced, type PacedItem, type PacingClock, type PacingMode } from '../../src/replay/replay-pacing.js';
 
 interface Timer {
@@ -158,6 +159,30 @@ describe('runPaced', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('announces exactly the waits longer than REPLAY_WAIT_NOTICE_MS, with their length', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3 * REPLAY_WAIT_NOTICE_MS }), { minLength: 1, maxLength: 20 }), async (gaps) => {
+        const timeline = timelineOf(gaps);
+        const clock = new VirtualClock(START_MS);
+        const waits: number[] = [];
+        // Instant sends, concurrency 1: each wait is exactly the gap to the next frame.
+        await clock.run(runPaced(itemsOf(timeline, timeline.map(() => 0)), { mode: { kind: 'speed', speed: 1 }, concurrency: 1, clock, send: async () => {}, onWait: (ms) => waits.push(ms) }));
+        const expected = timeline.map((at, i) => at - (timeline[i - 1] ?? 0)).filter((gap) => gap > REPLAY_WAIT_NOTICE_MS);
+        expect(waits).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reports the exact largest lag, even past the lag histogram', async () => {
+    const clock = new VirtualClock(START_MS);
+    const late = REPLAY_LAG_MS_MAX + 12_345;
+    // The first request holds the only slot far past the second one's due time.
+    const summary = await clock.run(runPaced(itemsOf([0, 1], [late + 1, 0]), { mode: { kind: 'speed', speed: 1 }, concurrency: 1, clock, send: (frame) => clock.sleep(frame.durationMs) }));
+    expect(summary.lag?.maxMs).toBe(late);
+    expect(summary.lag?.lateFrames).toBe(1);
   });
 
   it('has no lag figures under --max', async () => {

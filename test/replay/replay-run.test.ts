@@ -1,4 +1,4 @@
-// Tests a replay run over real recording files and a fake target: file order, skipped and gap frames, time shifts, damage, bounded look-ahead.
+// Tests a replay run over real recording files and a fake target: file order, only recorded routes, skipped and gap frames, the timeline, time shifts, damage, bounded look-ahead.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,23 @@ describe('runReplay', () => {
     });
   }
 
+  /** A virtual clock whose sleeps advance it and are written down. */
+  function virtualClock(startMs: number): { clock: ReplayRunOptions['clock']; sleeps: number[]; now: () => number } {
+    let nowMs = startMs;
+    const sleeps: number[] = [];
+    return {
+      clock: {
+        now: () => nowMs,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+          nowMs += ms;
+        },
+      },
+      sleeps,
+      now: () => nowMs,
+    };
+  }
+
   it('replays a rotation set oldest first whatever order the files are given in, into the user tenant', async () => {
     const start = NOW_MS - 1000;
     const newest = file('rec', header(start, 2), [ingest(50, 'c', start)]);
@@ -92,7 +109,7 @@ describe('runReplay', () => {
     const skipping = fakeTarget();
     const first = await run([path], skipping);
     expect(names(skipping)).toEqual(['ok', 'bad']);
-    expect(first.report.skipped.refused).toBe(3);
+    expect(first.report.skipped).toEqual({ refused: 3, notRecordedRoute: 0 });
     expect(first.report.gaps).toEqual({ frames: 1, dropped: 12 });
     // The target answers 200 to the request recorded as 400.
     expect(first.report.totals.statusChanged).toBe(1);
@@ -137,6 +154,94 @@ describe('runReplay', () => {
     expect(error?.code).toBe('RECORDING_TRUNCATED');
     expect(error?.message).toContain(path);
     expect(error?.message).toMatch(/byte \d+/);
+  });
+
+  it('sends only the five recorded routes: a crafted recording cannot make it call another API with the replaying token', async () => {
+    const start = NOW_MS;
+    const crafted = (atMs: number, method: string, url: string): RecordedExchange => ({ ...ingest(atMs, 'crafted', start), method, url });
+    const frames = [
+      ingest(1, 'a', start),
+      crafted(2, 'POST', '/monitoring/v1.0/rec/entities'),
+      crafted(3, 'DELETE', '/v2.0/tokens'),
+      crafted(4, 'POST', '/ingest/v2.0/rec/../../v2.0/tokens'),
+      crafted(5, 'POST', '//evil.test/ingest/v2.0/rec/ingest'),
+      // Refused when recorded and not a recorded route: never sent, even with --include-refused.
+      { ...crafted(6, 'DELETE', '/v2.0/tokens'), status: 401 },
+      ingest(7, 'b', start),
+    ];
+    const path = file('rec', header(start), frames);
+    for (const includeRefused of [false, true]) {
+      const target = fakeTarget();
+      const { report } = await run([path], target, { includeRefused });
+      expect(target.sent.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /ingest/v2.0/mine/ingest', 'POST /ingest/v2.0/mine/ingest']);
+      expect(report.skipped).toEqual({ refused: 0, notRecordedRoute: 5 });
+      expect(report.totals.requests).toBe(2);
+    }
+  });
+
+  it('maps the tenant the URL names, not the tenant the exchange claims', async () => {
+    const start = NOW_MS;
+    const lying: RecordedExchange = { ...ingest(1, 'x', start), url: '/ingest/v2.0/victim/ingest', tenant: 'rec' };
+    const path = file('rec', header(start), [lying]);
+    const target = fakeTarget();
+    await run([path], target, { tenantPairs: new Map([['rec', 'rec']]) });
+    expect(target.sent.map((r) => r.path)).toEqual(['/ingest/v2.0/mine/ingest']);
+  });
+
+  it('starts the --speed timeline at the first request, not at the recording start, and announces long waits', async () => {
+    const start = NOW_MS - 10 * 3_600_000;
+    const hourMs = 3_600_000;
+    // The server started an hour before its first request; the files of one recording share one timeline.
+    const first = file('rec', header(start, 0), [ingest(hourMs, 'a', start), ingest(hourMs + 2000, 'b', start)]);
+    const second = file('rec.1', header(start, 1), [ingest(hourMs + 60_000, 'c', start)]);
+    const target = fakeTarget();
+    const virtual = virtualClock(NOW_MS);
+    const waits: number[] = [];
+    const { report } = await run([first, second], target, { mode: { kind: 'speed', speed: 1 }, clock: virtual.clock, onWait: (ms) => waits.push(ms) });
+    expect(names(target)).toEqual(['a', 'b', 'c']);
+    // 2 s after the first, then 58 s more; never the hour before it.
+    expect(virtual.sleeps).toEqual([2000, 58_000]);
+    expect(waits).toEqual([58_000]);
+    expect(report.lag?.maxMs).toBe(0);
+  });
+
+  it('continues the timeline of the next recording right after the last request of the previous one', async () => {
+    const oldStart = NOW_MS - 50_000_000;
+    const newStart = NOW_MS - 1_000_000;
+    const older = file('old', header(oldStart), [ingest(500_000, 'a', oldStart), ingest(503_000, 'b', oldStart)]);
+    const newer = file('new', header(newStart), [ingest(700_000, 'c', newStart), ingest(701_000, 'd', newStart)]);
+    const target = fakeTarget();
+    const virtual = virtualClock(NOW_MS);
+    await run([newer, older], target, { mode: { kind: 'speed', speed: 1 }, clock: virtual.clock });
+    expect(names(target)).toEqual(['a', 'b', 'c', 'd']);
+    expect(virtual.sleeps).toEqual([3000, 1000]);
+  });
+
+  it('under auto shifts by the whole days from the last request to now, so a long recording puts nothing in the future', async () => {
+    const dayMs = REPLAY_DAY_MS;
+    // Started 3 days (and 5 s) ago, its last request came 2 days after the start: 1 day (and 5 s) ago.
+    const start = NOW_MS - 3 * dayMs - 5000;
+    const frames = [ingest(1000, 'first', start + 1000), ingest(2 * dayMs, 'last', start + 2 * dayMs)];
+    const path = file('rec', header(start), frames);
+    const target = fakeTarget();
+    const { report } = await run([path], target, { timeShift: 'auto' });
+    // A shift from the start (3 days) would put the last point 2 days ahead of now.
+    expect(report.options.timeShiftsMs).toEqual([dayMs]);
+    expect(times(target)).toEqual([start + 1000 + dayMs, start + 2 * dayMs + dayMs]);
+    expect(Math.max(...times(target))).toBeLessThanOrEqual(NOW_MS);
+    expect(Math.max(...times(target))).toBeGreaterThan(NOW_MS - dayMs);
+  });
+
+  it('under auto still reports the damage of a file the first pass stopped at, after sending what came before it', async () => {
+    const start = NOW_MS - 2 * REPLAY_DAY_MS - 5000;
+    const bytes = encodeRecording(header(start), [ingest(1, 'a', start), ingest(2, 'b', start), ingest(3, 'c', start)]);
+    const path = join(dir, 'cut');
+    writeFileSync(path, bytes.subarray(0, bytes.length - 3));
+    const target = fakeTarget();
+    const { report, error } = await run([path], target, { timeShift: 'auto' });
+    expect(names(target)).toEqual(['a', 'b']);
+    expect(report.options.timeShiftsMs).toEqual([2 * REPLAY_DAY_MS]);
+    expect(error?.code).toBe('RECORDING_TRUNCATED');
   });
 
   it('refuses a file that is not a recording before anything is sent, closing what it opened', async () => {

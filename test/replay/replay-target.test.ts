@@ -5,6 +5,7 @@ import { pack } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { isStrataError } from '../../src/core/errors.js';
+import { REPLAY_REAUTH_INTERVAL_MS } from '../../src/replay/replay-limits.js';
 import { connectTarget, type ReplayTarget } from '../../src/replay/replay-target.js';
 import { openStore } from '../../src/store.js';
 import { KEYS, call, startHarness, type Harness } from '../http/harness.js';
@@ -28,18 +29,22 @@ async function codeOf(promise: Promise<unknown>): Promise<{ code: string; detail
 }
 
 /** A raw HTTP server on 127.0.0.1 with a handler; tracks sockets so the test can close it. */
-async function rawServer(handler: Parameters<typeof createHttpServer>[1]): Promise<{ url: string; server: Server; sockets: Set<Socket>; peakSockets: () => number }> {
+async function rawServer(
+  handler: Parameters<typeof createHttpServer>[1],
+): Promise<{ url: string; server: Server; sockets: Set<Socket>; peakSockets: () => number; connections: () => number }> {
   const server = createHttpServer(handler);
   const sockets = new Set<Socket>();
   let peak = 0;
+  let connections = 0;
   server.on('connection', (socket: Socket) => {
+    connections++;
     sockets.add(socket);
     peak = Math.max(peak, sockets.size);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, server, sockets, peakSockets: () => peak };
+  return { url: `http://127.0.0.1:${port}`, server, sockets, peakSockets: () => peak, connections: () => connections };
 }
 
 function closeRaw(raw: { server: Server; sockets: Set<Socket> }): Promise<void> {
@@ -120,16 +125,87 @@ describe('connectTarget against raw sockets', () => {
     expect(failure?.details).toMatchObject({ address: raw.url, error: 'ECONNREFUSED' });
   });
 
-  it('refuses a server whose token answer has no token (not a Strata server) with REPLAY_AUTH_FAILED', async () => {
+  it('says there is no identity API at the URL when the token route is not found (a wrong --target), not that the key was refused', async () => {
     const raw = await rawServer((req, res) => {
       req.resume();
       res.statusCode = 404;
       res.end('no such page');
     });
     raws.push(raw);
-    const failure = await codeOf(connectTarget({ url: raw.url, username: 'u', apiKey: 'k', concurrency: 1 }));
+    const failure = await codeOf(connectTarget({ url: `${raw.url}/wrong/`, username: 'u', apiKey: 'k', concurrency: 1 }));
     expect(failure?.code).toBe('REPLAY_AUTH_FAILED');
     expect(failure?.details['status']).toBe(404);
+    expect(failure?.message).toContain(`no identity API at ${raw.url}/wrong/v2.0/tokens (HTTP 404)`);
+    expect(failure?.message).not.toContain('refused');
+  });
+
+  it('refuses a server whose token answer has no token (not a Strata server) with REPLAY_AUTH_FAILED', async () => {
+    const raw = await rawServer((req, res) => {
+      req.resume();
+      res.end('{"hello":"world"}');
+    });
+    raws.push(raw);
+    const failure = await codeOf(connectTarget({ url: raw.url, username: 'u', apiKey: 'k', concurrency: 1 }));
+    expect(failure?.code).toBe('REPLAY_AUTH_FAILED');
+    expect(failure?.message).toContain('refused the username and API key (status 200)');
+  });
+
+  it('asks for a token at most once per REPLAY_REAUTH_INTERVAL_MS when re-authentication keeps failing; the other 401s fail fast', async () => {
+    let tokenRequests = 0;
+    const raw = await rawServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url === '/v2.0/tokens') {
+          tokenRequests++;
+          // The first authentication works; every later one is refused (the key was revoked under the run).
+          res.statusCode = tokenRequests === 1 ? 200 : 401;
+          res.end(tokenRequests === 1 ? JSON.stringify({ access: { token: { id: 'tok', tenant: { id: 'raw' } } } }) : '{}');
+          return;
+        }
+        res.statusCode = 401;
+        res.end();
+      });
+    });
+    raws.push(raw);
+    let nowUs = 0;
+    target = await connectTarget({ url: raw.url, username: 'u', apiKey: 'k', concurrency: 1, nowUs: () => nowUs });
+    const request = { method: 'GET', path: '/metrics/v2.0/raw/metrics/search?query=a', contentType: null, body: null } as const;
+    for (let i = 0; i < 20; i++) expect(await target.send(request)).toMatchObject({ kind: 'response', status: 401 });
+    // One re-auth within the interval (the clock stands still), not one per 401.
+    expect(tokenRequests).toBe(2);
+    nowUs += REPLAY_REAUTH_INTERVAL_MS * 1000;
+    for (let i = 0; i < 5; i++) expect(await target.send(request)).toMatchObject({ kind: 'response', status: 401 });
+    expect(tokenRequests).toBe(3);
+  });
+
+  it("counts the 401, the re-authentication and the retry in a retried request's latency", async () => {
+    const holdMs = 150;
+    let tokenRequests = 0;
+    const raw = await rawServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url === '/v2.0/tokens') {
+          tokenRequests++;
+          res.end(JSON.stringify({ access: { token: { id: `tok${tokenRequests}`, tenant: { id: 'raw' } } } }));
+          return;
+        }
+        // The first token has expired: its 401 comes slowly; the fresh token is answered at once.
+        if (req.headers['x-auth-token'] === 'tok1') {
+          setTimeout(() => {
+            res.statusCode = 401;
+            res.end();
+          }, holdMs);
+          return;
+        }
+        res.end('ok');
+      });
+    });
+    raws.push(raw);
+    target = await connectTarget({ url: raw.url, username: 'u', apiKey: 'k', concurrency: 1 });
+    const outcome = await target.send({ method: 'GET', path: '/x', contentType: null, body: null });
+    expect(outcome).toMatchObject({ kind: 'response', status: 200 });
+    expect(tokenRequests).toBe(2);
+    expect(outcome.kind === 'response' ? outcome.latencyUs : 0).toBeGreaterThanOrEqual(holdMs * 1000);
   });
 
   it('counts a request without an answer in time as TIMEOUT and a dropped connection by its code', async () => {
@@ -147,7 +223,23 @@ describe('connectTarget against raw sockets', () => {
     target.close();
   });
 
-  it('opens at most `concurrency` connections and reuses them', async () => {
+  it('reuses one kept-alive connection for sequential requests (the token request included)', async () => {
+    const raw = await rawServer(
+      withTokens((req, res) => {
+        req.resume();
+        req.on('end', () => res.end('ok'));
+      }),
+    );
+    raws.push(raw);
+    target = await connectTarget({ url: raw.url, username: 'u', apiKey: 'k', concurrency: 1 });
+    for (let i = 0; i < 25; i++) {
+      expect(await target.send({ method: 'POST', path: '/x', contentType: 'text/plain', body: Buffer.from(`hello ${i}`) })).toMatchObject({ kind: 'response', status: 200 });
+    }
+    expect(raw.connections()).toBe(1);
+    target.close();
+  });
+
+  it('opens at most `concurrency` connections', async () => {
     const raw = await rawServer(
       withTokens((req, res) => {
         req.resume();
@@ -160,7 +252,8 @@ describe('connectTarget against raw sockets', () => {
     const outcomes = await Promise.all(Array.from({ length: 30 }, () => target?.send({ method: 'POST', path: '/x', contentType: 'text/plain', body: Buffer.from('hello') })));
     expect(outcomes.every((o) => o?.kind === 'response' && o.status === 200)).toBe(true);
     expect(raw.peakSockets()).toBeLessThanOrEqual(3);
-    expect(raw.peakSockets()).toBeGreaterThanOrEqual(1);
+    // 30 requests over at most 3 connections (the token request's among them): connections are reused, not opened per request.
+    expect(raw.connections()).toBeLessThanOrEqual(3);
     target.close();
   });
 

@@ -2,12 +2,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StrataError } from '../../../core/errors.js';
 import { storeRejectionEntries } from '../../../wire/ingest-body.js';
+import { ingestFormatOf } from '../../../wire/ingest-format.js';
 import type { IngestErrorEntry, IngestFormat, IngestScope } from '../../../wire/ingest-mapping.js';
 import type { ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
 import { INGEST_ERROR_SCHEMA } from '../../error-schemas.js';
 import { BodyPool, pooledBodyParser } from '../../body-pool.js';
-import { essence } from '../../content-negotiation.js';
 import { jsonError, sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import { JSON_TYPE, MSGPACK_TYPE, type RouteRules } from '../../route-rules.js';
@@ -35,7 +35,7 @@ function byIndex(a: IngestErrorEntry, b: IngestErrorEntry): number {
 
 async function ingest(context: ServerContext, request: FastifyRequest, reply: FastifyReply, multi: boolean): Promise<FastifyReply> {
   const tenant = (request.params as { tenant: string }).tenant;
-  const format: IngestFormat = essence(request.headers['content-type'] ?? JSON_TYPE) === MSGPACK_TYPE ? 'msgpack' : 'json';
+  const format: IngestFormat = ingestFormatOf(request.headers['content-type']);
   // Decoding runs inside the admission slot: a refused request costs no parsing.
   return context.admission.run('ingest', async () => {
     const scope: IngestScope = multi ? { multi: true, ownTenant: tenant, anyTenant: context.config.multiTenantIngest } : { multi: false, tenant };
