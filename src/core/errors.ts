@@ -77,7 +77,7 @@ export const ERROR_CODES = {
   RECORDING_VERSION_UNSUPPORTED: { kind: 'invalid', doc: "A recording's header names a format version this build does not read; details give the version." },
   RECORDING_TRUNCATED: { kind: 'invalid', doc: 'A recording ends inside a frame (the file was cut short, for example by a crash while recording); details give the byte offset and the frames read before it.' },
   RECORDING_CORRUPT: { kind: 'invalid', doc: "A recording frame fails its CRC-32, is longer than RECORDING_FRAME_BYTES_MAX, or does not decode to a header, exchange or gap frame, or breaks the order rules (the header first and only first, atMs never decreasing); details give the byte offset and frame number." },
-  REPLAY_AUTH_FAILED: { kind: 'unauthenticated', doc: "Replay could not get a token from the target's identity API with the given username and API key; details give the status." },
+  REPLAY_AUTH_FAILED: { kind: 'unauthenticated', doc: "Replay could not get a token from the target's identity API with the given username and API key (refused, or no identity API at that URL); details give the status and the token URL." },
   REPLAY_TARGET_UNREACHABLE: { kind: 'unavailable', doc: 'Replay could not connect to the target URL; details give the address and the system error.' },
   CONFIG_INVALID: { kind: 'invalid', doc: 'A server, service or CLI option is outside what it accepts; details name the option and the accepted values.' },
   STORE_LOCKED: { kind: 'conflict', doc: 'Another live process has the data directory open; one process owns a data directory at a time.' },
