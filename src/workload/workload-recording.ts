@@ -119,9 +119,12 @@ async function appendIngest(writer: RecordingWriter, built: BuiltWorkload, optio
   return Math.max(lastMs, arrivalMs(built.columns.length, options.ratePointsPerSecond));
 }
 
-/** Writes the workload as one recording file (replacing any file at the path); removes the file again if writing fails. */
+/**
+ * Writes the workload as one recording file; removes the file again if writing fails. A previous
+ * recording at the path is replaced (the writer keeps one file); anything else there (a database,
+ * a link, a directory) is refused by the writer, never deleted.
+ */
 export async function writeWorkloadRecording(built: BuiltWorkload, options: WorkloadRecordingOptions): Promise<WorkloadRecordingResult> {
-  rmSync(options.path, { force: true });
   const writer = await openRecordingWriter({
     path: options.path,
     // One file that never rotates: the largest workload is far below the cap (asserted in workload-limits.ts).

@@ -147,6 +147,20 @@ describe('strata workload generate', () => {
     expect(existsSync(join(dir, 'bad.rec'))).toBe(false);
   });
 
+  it('replaces a previous recording at --out but refuses to touch a file that is not one', async () => {
+    const out = join(dir, 'again.rec');
+    expect((await generate('walk', out, ['--plots', '0'])).status).toBe(0);
+    expect((await generate('walk', out, ['--plots', '1'])).status).toBe(0);
+    expect((await readBack(out)).frames.filter((f) => f.kind === 'exchange' && f.method === 'GET')).toHaveLength(1);
+    expect(existsSync(`${out}.1`)).toBe(false);
+    const precious = join(dir, 'identity.sqlite');
+    writeFileSync(precious, 'SQLite format 3\u0000 not a recording');
+    const refused = await generate('walk', precious, ['--plots', '0']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/CONFIG_INVALID/);
+    expect(readFileSync(precious, 'utf8')).toBe('SQLite format 3\u0000 not a recording');
+  });
+
   it('exits 2 with a clear message on bad options', async () => {
     const out = join(dir, 'x.rec');
     const cases: [readonly string[], RegExp][] = [
