@@ -4,7 +4,7 @@ import type { RecordingWriterStats } from '../recording/recording-types.js';
 
 /** Counter name and help of each monotonic field of the writer's stats. */
 const COUNTERS: readonly [keyof RecordingWriterStats, string, string][] = [
-  ['framesWritten', 'strata_recording_frames_total', 'Recording frames written to disk (headers, requests and gap frames).'],
+  ['framesWritten', 'strata_recording_frames_total', 'Recording frames written to disk: recorded requests and gap frames (file headers are not counted).'],
   ['bytesWritten', 'strata_recording_bytes_total', 'Bytes written to recording files, headers included.'],
   ['dropped', 'strata_recording_dropped_total', 'Requests not recorded because the recorder queue was full (each run of them is marked by a gap frame).'],
   ['rotations', 'strata_recording_rotations_total', 'Times the recording moved on to a new file because the current one reached --record-max-bytes.'],

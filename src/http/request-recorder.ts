@@ -1,4 +1,4 @@
-// Owns capturing the ingest and query requests into a recording: the raw body bytes, URL, tenant, status and timing of each, never a header.
+// Owns capturing the ingest and query requests into a recording: the raw body bytes, URL (without credential parameters), tenant, status and timing of each, never a header.
 import { Transform } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RequestPayload } from 'fastify';
 import type { Clock } from '../core/clock.js';
@@ -44,11 +44,36 @@ function teeBody(payload: RequestPayload, chunks: Buffer[]): RequestPayload {
   return copy;
 }
 
-/** The body bytes received: one chunk as it is, several joined, none as null. */
-function bodyOf(capture: Capture): Buffer | null {
-  if (capture.chunks.length === 0) return null;
-  if (capture.chunks.length === 1) return capture.chunks[0] as Buffer;
-  return Buffer.concat(capture.chunks);
+/**
+ * Query parameter names that look like credentials (an API key, a token, a password, a signature,
+ * a session): a client that puts one in a URL must not have it travel with a shared recording.
+ */
+const CREDENTIAL_PARAMETER = /token|key|secret|pass|auth|sig|credential|session/i;
+
+/** A query parameter's name as the server would read it (percent-decoding, `+` as space); the raw name when it does not decode. */
+function parameterName(parameter: string): string {
+  const equals = parameter.indexOf('=');
+  const raw = (equals === -1 ? parameter : parameter.slice(0, equals)).replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * The URL as received without the query parameters whose names look like credentials
+ * (CREDENTIAL_PARAMETER, any case); every other parameter keeps its bytes and its place. A URL
+ * without such a parameter comes back unchanged; one left with no parameters loses its `?`.
+ */
+export function withoutCredentials(url: string): string {
+  const question = url.indexOf('?');
+  if (question === -1) return url;
+  const parameters = url.slice(question + 1).split('&');
+  const kept = parameters.filter((parameter) => !CREDENTIAL_PARAMETER.test(parameterName(parameter)));
+  if (kept.length === parameters.length) return url;
+  const path = url.slice(0, question);
+  return kept.length === 0 ? path : `${path}?${kept.join('&')}`;
 }
 
 /** The URL's tenant segment as the router decoded it. */
@@ -62,7 +87,8 @@ function tenantOf(request: FastifyRequest): string {
  * by authentication or admission in a later onRequest hook is recorded too, with its status).
  * onRequest notes the arrival of a recorded route's request; preParsing tees its body stream, so
  * the bytes are those sent, before any parsing (a body that fails to parse is recorded as
- * received); onResponse hands the exchange to the writer, whose `record` never blocks. Requests of
+ * received); onResponse hands the exchange to the writer (the URL without credential query
+ * parameters, the body as its list of chunks), whose `record` never blocks. Requests of
  * other routes cost a set lookup and two map misses. A writer failure is logged, never turned into
  * a failed request. Without a writer nothing is installed (createServer calls this only with one).
  */
@@ -89,10 +115,11 @@ export function installRequestRecorder(app: FastifyInstance, writer: RecordingWr
         writer.record({
           arrivedAtMs: capture.arrivedAtMs,
           method: request.method,
-          url: request.url,
+          url: withoutCredentials(request.url),
           tenant: tenantOf(request),
           contentType: request.headers['content-type'] ?? null,
-          body: bodyOf(capture),
+          // The chunks as they came (never joined here): the writer checksums and writes them in place, off this turn.
+          body: capture.chunks.length === 0 ? null : capture.chunks,
           status: reply.statusCode,
           // fastify's own monotonic measure from arrival: a wall clock step cannot make it negative.
           durationMs: Math.max(0, Math.round(reply.elapsedTime)),

@@ -120,16 +120,60 @@ function encodeFields(fields: unknown[], codec: FrameCodec): Buffer {
   const problem = payloadProblem(fields);
   assert(problem === null, `cannot encode a recording frame: ${problem ?? ''}`);
   const payload = codec.packr.pack(fields);
-  const bytes = Buffer.allocUnsafe(RECORDING_FRAME_PREFIX_BYTES + payload.length);
-  bytes.writeUInt32BE(payload.length, 0);
-  bytes.writeUInt32BE(crc32(payload), 4);
-  bytes.set(payload, RECORDING_FRAME_PREFIX_BYTES);
-  return bytes;
+  return Buffer.concat([framePrefix(payload.length, crc32(payload)), payload]);
 }
 
 /** One frame, prefix and payload. Asserts the frame is well formed; the caller checks its size against RECORDING_FRAME_BYTES_MAX. */
 export function encodeFrame(frame: RecordingFrame, codec: FrameCodec = createFrameCodec()): Buffer {
   return encodeFields(frameFields(frame), codec);
+}
+
+/** An exchange without its body: what `encodeExchangeAround` encodes on either side of the body bytes. */
+export type ExchangeFields = Omit<RecordedExchange, 'kind' | 'body'>;
+
+/** The payload bytes of an exchange frame on either side of its body: `head`, then the body's bytes, then `tail`. */
+export interface ExchangeFrameParts {
+  /** The array header, tag, atMs, method, url, tenant, contentType, and the body's bin header (or nil without a body). */
+  readonly head: Buffer;
+  /** status and durationMs. */
+  readonly tail: Buffer;
+}
+
+/** The msgpack bin header of a body of `bytes`, as msgpackr writes it (bin8, bin16 or bin32 by size). */
+function binHeader(bytes: number): Buffer {
+  if (bytes < 0x100) return Buffer.from([0xc4, bytes]);
+  if (bytes < 0x10000) return Buffer.from([0xc5, bytes >> 8, bytes & 0xff]);
+  const header = Buffer.alloc(5);
+  header[0] = 0xc6;
+  header.writeUInt32BE(bytes, 1);
+  return header;
+}
+
+/**
+ * Encodes an exchange around a body of `bodyBytes` (null: no body) without touching the body, so
+ * a writer can checksum and write the body's chunks where they lie: head + body + tail is byte for
+ * byte the payload `encodeFrame` writes (a msgpack array is its header followed by each element's
+ * own encoding, which the property tests check against msgpackr). Asserts the fields are well formed.
+ */
+export function encodeExchangeAround(exchange: ExchangeFields, bodyBytes: number | null, codec: FrameCodec = createFrameCodec()): ExchangeFrameParts {
+  const { atMs, method, url, tenant, contentType, status, durationMs } = exchange;
+  const problem = payloadProblem([TAG_EXCHANGE, atMs, method, url, tenant, contentType, null, status, durationMs]);
+  assert(problem === null, `cannot encode a recording frame: ${problem ?? ''}`);
+  assert(bodyBytes === null || (Number.isSafeInteger(bodyBytes) && bodyBytes >= 0 && bodyBytes <= 0xffffffff), 'a body length is a u32');
+  const before = codec.packr.pack([TAG_EXCHANGE, atMs, method, url, tenant, contentType]);
+  const after = codec.packr.pack([status, durationMs]);
+  // Both are fixarrays (one header byte): the frame's array of nine replaces the first, the second is dropped.
+  assert(before[0] === 0x96 && after[0] === 0x92, 'msgpackr writes short arrays as fixarrays');
+  const head = Buffer.concat([Buffer.from([0x90 | FIELD_COUNTS[TAG_EXCHANGE]]), before.subarray(1), bodyBytes === null ? Buffer.from([0xc0]) : binHeader(bodyBytes)]);
+  return { head, tail: Buffer.from(after.subarray(1)) };
+}
+
+/** The 8-byte prefix of a frame: the payload's length and CRC-32, both u32 big-endian. */
+export function framePrefix(payloadBytes: number, crc: number): Buffer {
+  const prefix = Buffer.allocUnsafe(RECORDING_FRAME_PREFIX_BYTES);
+  prefix.writeUInt32BE(payloadBytes, 0);
+  prefix.writeUInt32BE(crc, 4);
+  return prefix;
 }
 
 /** The start of a file: magic, the u16 format version, and the header frame. */

@@ -1,4 +1,4 @@
-// Owns every limit of the recording file format, the recorder and replay as named constants; relations between them are asserted at load.
+// Owns every limit of the recording file format and the recorder as named constants (replay's are in src/replay/replay-limits.ts); relations between them are asserted at load.
 import { assert } from '../core/assert.js';
 
 /** The bytes every recording file starts with; anything else is RECORDING_NOT_A_RECORDING. */
@@ -23,23 +23,17 @@ export const RECORDING_FILES_DEFAULT = 4;
 export const RECORDING_QUEUE_BYTES_MAX = 64 * 1024 * 1024;
 /** Bytes the reader reads from disk at a time. */
 export const RECORDING_READ_CHUNK_BYTES = 1024 * 1024;
-
-/** Most requests replay keeps in flight (`--concurrency`). */
-export const REPLAY_CONCURRENCY_MAX = 256;
-/** Default in-flight requests of `strata replay --max`. */
-export const REPLAY_CONCURRENCY_DEFAULT = 2;
-/** Largest `--speed` factor. */
-export const REPLAY_SPEED_MAX = 1000;
-/** Frames replay decodes ahead of the one it sends (bounded look-ahead, so a large recording is streamed). */
-export const REPLAY_READ_AHEAD_FRAMES = 1024;
-/** How long one replayed request may take before it counts as a timeout error. */
-export const REPLAY_REQUEST_TIMEOUT_MS = 60_000;
-/** Highest latency a replay histogram tracks, in microseconds (larger values are clamped to it and counted). */
-export const REPLAY_LATENCY_US_MAX = 120_000_000;
-/** Significant digits of the replay latency histograms (HdrHistogram). */
-export const REPLAY_LATENCY_DIGITS = 3;
+/** Recordings hold request bodies, so only their owner may read them. */
+export const RECORDING_FILE_MODE = 0o600;
+/** Most buffers one writev takes (Linux's IOV_MAX); a frame of more body chunks is written in several calls. */
+export const RECORDING_WRITE_BATCH_BUFFERS_MAX = 1024;
+/** Largest file start (magic, version, header frame): what RECORDING_FILE_BYTES_MIN leaves beside one largest frame, so a fresh file always takes the next frame. */
+export const RECORDING_FILE_START_BYTES_MAX = RECORDING_FILE_BYTES_MIN - RECORDING_FRAME_BYTES_MAX - RECORDING_FRAME_PREFIX_BYTES;
+/** Bytes the writer checksums (CRC-32 of bodies and fields) per macrotask before it yields to the event loop, so a large body never stalls requests. */
+export const RECORDING_ENCODE_BYTES_PER_STEP = 1024 * 1024;
 
 assert(RECORDING_FILE_BYTES_MIN > RECORDING_FRAME_BYTES_MAX + RECORDING_FRAME_PREFIX_BYTES, 'a file must hold its largest frame');
 assert(RECORDING_QUEUE_BYTES_MAX >= RECORDING_FRAME_BYTES_MAX, 'the queue must hold one largest frame');
+assert(RECORDING_FILE_START_BYTES_MAX >= 1024, 'a file start has room for a producer and a description');
+assert(RECORDING_ENCODE_BYTES_PER_STEP > 0 && RECORDING_WRITE_BATCH_BUFFERS_MAX > 0, 'the writer makes progress in every step');
 assert(RECORDING_FILES_DEFAULT <= RECORDING_FILES_MAX && RECORDING_FILE_BYTES_DEFAULT <= RECORDING_FILE_BYTES_MAX, 'defaults within their limits');
-assert(REPLAY_CONCURRENCY_DEFAULT <= REPLAY_CONCURRENCY_MAX, 'default concurrency within its limit');

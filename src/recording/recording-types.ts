@@ -11,7 +11,7 @@ export interface RecordingHeader {
   readonly sequence: number;
   /** What wrote the file, for example "strata 0.1.0 serve" or "strata 0.1.0 workload generate walk". */
   readonly producer: string;
-  /** One sentence on the content (the workload description, or the server's listening URL). */
+  /** One sentence on the content (the workload description, or where the server listened; never a local path such as the data directory). */
   readonly description: string;
 }
 
@@ -26,9 +26,9 @@ export interface RecordedExchange {
   readonly url: string;
   /** The tenant segment of the URL (the recorder knows it from the route); replay maps it. */
   readonly tenant: string;
-  /** The Content-Type header as sent, or null when the request had no body. */
+  /** The Content-Type header as sent, or null when absent. */
   readonly contentType: string | null;
-  /** The body bytes exactly as received (before any parsing), or null when there was none. */
+  /** The body bytes exactly as received (before any parsing), or null when no body was read (none sent, or refused before it was read). */
   readonly body: Uint8Array | null;
   /** Status the recorded server answered. */
   readonly status: number;
@@ -50,7 +50,11 @@ export type RecordingFrame = RecordedExchange | RecordingGap;
 
 /** Where and how much a writer records. */
 export interface RecordingWriterOptions {
-  /** The current file; rotated files are `${path}.1` (newest) … `${path}.${files - 1}` (oldest). */
+  /**
+   * The current file; rotated files are `${path}.1` (newest) … `${path}.${files - 1}` (oldest). A
+   * recording already at `path` is rotated like a full file; anything else there (another file, a
+   * symbolic link, a directory, a device) is refused with CONFIG_INVALID, never replaced.
+   */
   readonly path: string;
   /** A file is rotated before a frame would make it larger than this (RECORDING_FILE_BYTES_MIN … RECORDING_FILE_BYTES_MAX). */
   readonly fileBytesMax: number;
@@ -62,7 +66,7 @@ export interface RecordingWriterOptions {
   readonly description: string;
   /** Wall clock, integer ms (injected). */
   readonly now: () => number;
-  /** Told about a write, fsync, rotation or close failure (for example a full disk); the writer then drops every further frame. */
+  /** Told about a write, fsync, rotation or close failure (for example a full disk), and about a malformed exchange given to `record`; after a write failure the writer drops every further frame. */
   readonly onError?: (error: Error) => void;
 }
 
@@ -76,12 +80,32 @@ export interface RecordingWriterStats {
   readonly queuedBytes: number;
 }
 
+/**
+ * A body handed to a writer: its bytes in one piece, or the chunks it arrived in (in order; their
+ * concatenation is the body, an empty list an empty body), or null when no body was read. The
+ * writer keeps references to these bytes, never copies, until they are on disk: the caller must
+ * not change them after handing them over (Node never reuses a chunk a request stream gave out).
+ */
+export type RecordingBody = Uint8Array | readonly Uint8Array[] | null;
+
+/** What `record` and `append` take: an exchange as it happened, its arrival on the wall clock instead of atMs, its body whole or in chunks. */
+export type RecordingInput = Omit<RecordedExchange, 'kind' | 'atMs' | 'body'> & {
+  /** Wall clock arrival of the request, integer ms; atMs is computed from it and the header's startedAtMs. */
+  readonly arrivedAtMs: number;
+  readonly body: RecordingBody;
+};
+
 /** Appends frames to a recording; never blocks the caller, never throws from `record`. */
 export interface RecordingWriter {
-  /** Queues one exchange (atMs is computed from `arrivedAtMs` and the header's startedAtMs); drops it and counts a gap when the queue is full. */
-  record(exchange: Omit<RecordedExchange, 'kind' | 'atMs'> & { readonly arrivedAtMs: number }): void;
+  /**
+   * Queues one exchange, cheaply: it checks the fields, encodes the few bytes around the body and
+   * counts the frame against queueBytesMax; the body's checksum and the write happen later, in
+   * bounded steps off the caller's turn. Drops it and counts a gap when the queue is full, the body
+   * is over RECORDING_FRAME_BYTES_MAX or the exchange is malformed (reported to onError).
+   */
+  record(exchange: RecordingInput): void;
   /** Queues one exchange like `record`, but waits for queue room instead of dropping; rejects with the write error once the writer has failed (for generators and tests). */
-  append(exchange: Omit<RecordedExchange, 'kind' | 'atMs'> & { readonly arrivedAtMs: number }): Promise<void>;
+  append(exchange: RecordingInput): Promise<void>;
   stats(): RecordingWriterStats;
   /** Writes everything queued (and a pending gap frame), fsyncs and closes the file. */
   close(): Promise<void>;

@@ -1,31 +1,47 @@
-// Owns writing a recording: encoding frames on the caller's turn, one ordered drain to disk, the bounded queue with gap frames, and rotation.
-import { open, rename, type FileHandle } from 'node:fs/promises';
+// Owns writing a recording: a cheap record() that queues exchanges with their bodies by reference, one ordered drain that checksums in bounded steps and writes with writev, the bounded queue with gap frames, and rotation.
+import { unlink, type FileHandle } from 'node:fs/promises';
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { crc32 } from 'node:zlib';
 import { assert } from '../core/assert.js';
 import { StrataError } from '../core/errors.js';
-import { createFrameCodec, encodeFileStart, encodeFrame, type FrameCodec } from './recording-codec.js';
+import { createFrameCodec, encodeExchangeAround, encodeFileStart, encodeFrame, framePrefix, type FrameCodec } from './recording-codec.js';
+import { createRecordingFile, recordingOpenError, shiftRecordingFiles, writeFully } from './recording-files.js';
 import {
+  RECORDING_ENCODE_BYTES_PER_STEP,
   RECORDING_FILE_BYTES_MAX,
   RECORDING_FILE_BYTES_MIN,
+  RECORDING_FILE_START_BYTES_MAX,
   RECORDING_FILES_MAX,
   RECORDING_FORMAT_VERSION,
   RECORDING_FRAME_BYTES_MAX,
   RECORDING_FRAME_PREFIX_BYTES,
+  RECORDING_WRITE_BATCH_BUFFERS_MAX,
 } from './recording-limits.js';
-import type { RecordedExchange, RecordingHeader, RecordingWriter, RecordingWriterOptions, RecordingWriterStats } from './recording-types.js';
+import type { RecordingBody, RecordingHeader, RecordingInput, RecordingWriter, RecordingWriterOptions, RecordingWriterStats } from './recording-types.js';
 
-/** Recordings hold request bodies, so only their owner may read them. */
-const RECORDING_FILE_MODE = 0o600;
-/** Most buffers one writev takes (Linux's IOV_MAX). */
-const RECORDING_WRITE_BATCH_BUFFERS_MAX = 1024;
-/** Largest file start (magic, version, header frame): what RECORDING_FILE_BYTES_MIN leaves beside one largest frame, so a fresh file always takes the next frame. */
-const RECORDING_FILE_START_BYTES_MAX = RECORDING_FILE_BYTES_MIN - RECORDING_FRAME_BYTES_MAX - RECORDING_FRAME_PREFIX_BYTES;
-
-type ExchangeInput = Omit<RecordedExchange, 'kind' | 'atMs'> & { readonly arrivedAtMs: number };
-
-/** An encoded frame waiting for the disk; `exchange` tells a recorded request from a gap frame. */
+/** A frame waiting for the disk: its payload in parts (an exchange's head, body chunks and tail) that are never joined. */
 interface QueuedFrame {
-  readonly bytes: Buffer;
+  readonly parts: readonly Uint8Array[];
+  readonly payloadBytes: number;
+  /** True for a recorded request (lost ones count as dropped), false for a gap frame (it only retells drops). */
   readonly exchange: boolean;
+  /** Length and CRC-32; null until the drain has checksummed the parts. */
+  prefix: Buffer | null;
+}
+
+function frameBytes(frame: QueuedFrame): number {
+  return RECORDING_FRAME_PREFIX_BYTES + frame.payloadBytes;
+}
+
+/** The rule for a file cap (`fileBytesMax`, `--record-max-bytes`): null when `value` is accepted, else what is. The one place the rule lives. */
+export function fileBytesMaxProblem(value: number): string | null {
+  if (Number.isSafeInteger(value) && value >= RECORDING_FILE_BYTES_MIN && value <= RECORDING_FILE_BYTES_MAX) return null;
+  return `an integer from ${RECORDING_FILE_BYTES_MIN} (room for a file start and one largest request) to ${RECORDING_FILE_BYTES_MAX}`;
+}
+
+/** The rule for the number of files of a rotation set (`files`, `--record-files`): null when accepted, else what is. */
+export function filesProblem(value: number): string | null {
+  return Number.isSafeInteger(value) && value >= 1 && value <= RECORDING_FILES_MAX ? null : `an integer from 1 to ${RECORDING_FILES_MAX}`;
 }
 
 function invalid(option: string, value: unknown, accepted: string): StrataError {
@@ -35,53 +51,27 @@ function invalid(option: string, value: unknown, accepted: string): StrataError 
 function checkOptions(options: RecordingWriterOptions): void {
   const { path, fileBytesMax, files, queueBytesMax } = options;
   if (typeof path !== 'string' || path.length === 0) throw invalid('path', path, 'a file path');
-  if (!Number.isSafeInteger(fileBytesMax) || fileBytesMax < RECORDING_FILE_BYTES_MIN || fileBytesMax > RECORDING_FILE_BYTES_MAX) {
-    throw invalid('fileBytesMax', fileBytesMax, `an integer from ${RECORDING_FILE_BYTES_MIN} to ${RECORDING_FILE_BYTES_MAX}`);
-  }
-  if (!Number.isSafeInteger(files) || files < 1 || files > RECORDING_FILES_MAX) throw invalid('files', files, `an integer from 1 to ${RECORDING_FILES_MAX}`);
+  const fileBytesRule = fileBytesMaxProblem(fileBytesMax);
+  if (fileBytesRule !== null) throw invalid('fileBytesMax', fileBytesMax, fileBytesRule);
+  const filesRule = filesProblem(files);
+  if (filesRule !== null) throw invalid('files', files, filesRule);
   if (!Number.isSafeInteger(queueBytesMax) || queueBytesMax < 1) throw invalid('queueBytesMax', queueBytesMax, 'a positive integer');
 }
 
-/** Creates (or truncates) a recording file and makes sure a regular file is private whatever mode it had. */
-async function createFile(path: string): Promise<FileHandle> {
-  const file = await open(path, 'w', RECORDING_FILE_MODE);
-  try {
-    const stat = await file.stat();
-    if (stat.isFile() && (stat.mode & 0o777) !== RECORDING_FILE_MODE) await file.chmod(RECORDING_FILE_MODE);
-    return file;
-  } catch (error) {
-    await file.close();
-    throw error;
+/** The body's chunks (a copy of the list, never of the bytes) and their total length; null without a body. */
+function bodyChunks(body: RecordingBody): { chunks: readonly Uint8Array[]; bytes: number } | null {
+  if (body === null) return null;
+  const chunks = body instanceof Uint8Array ? [body] : Array.from(body);
+  let bytes = 0;
+  for (const chunk of chunks) {
+    assert(chunk instanceof Uint8Array, 'a recorded body chunk is a Uint8Array');
+    bytes += chunk.byteLength;
   }
-}
-
-/** Writes every buffer in order at the file's position, resuming after short writes. */
-async function writeFully(file: FileHandle, buffers: Buffer[]): Promise<void> {
-  let rest = buffers;
-  while (rest.length > 0) {
-    let { bytesWritten } = await file.writev(rest);
-    let skip = 0;
-    while (skip < rest.length && bytesWritten >= rest[skip]!.length) bytesWritten -= rest[skip++]!.length;
-    rest = rest.slice(skip);
-    if (bytesWritten > 0) rest[0] = rest[0]!.subarray(bytesWritten);
-  }
-}
-
-/** Moves `path` to `path.1`, `path.1` to `path.2` … so that `files` files remain with the new one; the oldest is replaced. */
-async function shiftFiles(path: string, files: number): Promise<void> {
-  for (let index = files - 1; index >= 1; index -= 1) {
-    const from = index === 1 ? path : `${path}.${index - 1}`;
-    try {
-      await rename(from, `${path}.${index}`);
-    } catch (error) {
-      // Older slots are empty until enough rotations have happened; the current file must exist.
-      if (index === 1 || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
+  return { chunks, bytes };
 }
 
 class FileRecordingWriter implements RecordingWriter {
-  /** Encoded frames not yet on disk, from `head` on; compacted now and then so taking from the front stays cheap. */
+  /** Frames not yet on disk, from `head` on; compacted now and then so taking from the front stays cheap. */
   private queue: QueuedFrame[] = [];
   private head = 0;
   private framesInFile = 0;
@@ -93,6 +83,8 @@ class FileRecordingWriter implements RecordingWriter {
   private bytesWritten: number;
   private dropped = 0;
   private rotations = 0;
+  /** Bytes checksummed since the drain last gave the event loop a turn. */
+  private stepBytes = 0;
   private draining = false;
   private failure: Error | null = null;
   private closePromise: Promise<void> | null = null;
@@ -109,29 +101,26 @@ class FileRecordingWriter implements RecordingWriter {
     this.bytesWritten = fileBytes;
   }
 
-  record(input: ExchangeInput): void {
+  record(input: RecordingInput): void {
+    let atMs = this.lastAtMs;
     try {
       if (this.closePromise !== null || this.failure !== null) {
         // Nothing more reaches this recording, so no gap frame can tell of it; the count still does.
         this.dropped += 1;
         return;
       }
-      const atMs = this.nextAtMs(input.arrivedAtMs);
+      atMs = this.nextAtMs(input.arrivedAtMs);
       this.lastAtMs = atMs;
-      if (input.body !== null && input.body.length > RECORDING_FRAME_BYTES_MAX) {
-        this.drop(atMs);
-        return;
-      }
-      const bytes = encodeFrame(exchangeFrame(input, atMs), this.codec);
-      if (bytes.length - RECORDING_FRAME_PREFIX_BYTES > RECORDING_FRAME_BYTES_MAX || !this.tryQueue(bytes, false)) this.drop(atMs);
+      const frame = this.exchangeFrame(input, atMs);
+      if (frame === null || !this.tryQueue(frame, false)) this.drop(atMs);
     } catch (error) {
-      // A malformed exchange is the caller's bug; it is reported, never thrown into the request path.
-      this.dropped += 1;
+      // A malformed exchange is the caller's bug: reported and counted in the next gap frame like any drop, never thrown into the request path.
+      this.drop(atMs);
       this.report(error as Error);
     }
   }
 
-  async append(input: ExchangeInput): Promise<void> {
+  async append(input: RecordingInput): Promise<void> {
     assert(this.closePromise === null, 'append() after close() of a recording writer');
     // Appends queue one after another, so each stamps its atMs at the moment it is queued, after any it waited behind.
     const run = this.appendTail.then(() => this.appendNow(input));
@@ -139,13 +128,13 @@ class FileRecordingWriter implements RecordingWriter {
     return run;
   }
 
-  private async appendNow(input: ExchangeInput): Promise<void> {
+  private async appendNow(input: RecordingInput): Promise<void> {
     for (;;) {
       if (this.failure !== null) throw this.failure;
       const atMs = this.nextAtMs(input.arrivedAtMs);
-      const bytes = encodeFrame(exchangeFrame(input, atMs), this.codec);
-      assert(bytes.length - RECORDING_FRAME_PREFIX_BYTES <= RECORDING_FRAME_BYTES_MAX, 'append() of a frame over RECORDING_FRAME_BYTES_MAX');
-      if (this.tryQueue(bytes, this.queuedBytes === 0)) {
+      const frame = this.exchangeFrame(input, atMs);
+      assert(frame !== null, 'append() of a frame over RECORDING_FRAME_BYTES_MAX');
+      if (this.tryQueue(frame, this.queuedBytes === 0)) {
         this.lastAtMs = atMs;
         return;
       }
@@ -166,7 +155,7 @@ class FileRecordingWriter implements RecordingWriter {
   private async finish(): Promise<void> {
     await this.appendTail;
     if (this.pendingGap !== null && this.failure === null) {
-      this.enqueue(this.encodeGap(), false);
+      this.enqueue(this.gapFrame());
       this.pendingGap = null;
       this.kick();
     }
@@ -188,42 +177,62 @@ class FileRecordingWriter implements RecordingWriter {
     return Math.max(this.lastAtMs, arrivedAtMs - this.header.startedAtMs);
   }
 
+  /**
+   * The exchange as a queued frame: only the few bytes around the body are encoded here (the
+   * fields are checked on the way); the body's chunks are referenced. Null when the frame would be
+   * over RECORDING_FRAME_BYTES_MAX.
+   */
+  private exchangeFrame(input: RecordingInput, atMs: number): QueuedFrame | null {
+    const body = bodyChunks(input.body);
+    if (body !== null && body.bytes > RECORDING_FRAME_BYTES_MAX) return null;
+    const { method, url, tenant, contentType, status, durationMs } = input;
+    const { head, tail } = encodeExchangeAround({ atMs, method, url, tenant, contentType, status, durationMs }, body?.bytes ?? null, this.codec);
+    const payloadBytes = head.length + (body?.bytes ?? 0) + tail.length;
+    if (payloadBytes > RECORDING_FRAME_BYTES_MAX) return null;
+    return { parts: body === null ? [head, tail] : [head, ...body.chunks, tail], payloadBytes, exchange: true, prefix: null };
+  }
+
   private drop(atMs: number): void {
     this.dropped += 1;
     if (this.pendingGap === null) this.pendingGap = { atMs, dropped: 0 };
     this.pendingGap.dropped += 1;
   }
 
-  private encodeGap(): Buffer {
+  /** The pending gap as a frame; a few bytes, so it is encoded and checksummed at once. */
+  private gapFrame(): QueuedFrame {
     assert(this.pendingGap !== null, 'no gap to encode');
-    return encodeFrame({ kind: 'gap', ...this.pendingGap }, this.codec);
+    const bytes = encodeFrame({ kind: 'gap', ...this.pendingGap }, this.codec);
+    const prefix = bytes.subarray(0, RECORDING_FRAME_PREFIX_BYTES);
+    return { parts: [bytes.subarray(RECORDING_FRAME_PREFIX_BYTES)], payloadBytes: bytes.length - RECORDING_FRAME_PREFIX_BYTES, exchange: false, prefix };
   }
 
-  /** Queues the pending gap frame (if any) and then `bytes` when both fit under queueBytesMax, or when `force`. */
-  private tryQueue(bytes: Buffer, force: boolean): boolean {
-    const gap = this.pendingGap === null ? null : this.encodeGap();
-    const needed = bytes.length + (gap === null ? 0 : gap.length);
+  /** Queues the pending gap frame (if any) and then `frame` when both fit under queueBytesMax, or when `force`. */
+  private tryQueue(frame: QueuedFrame, force: boolean): boolean {
+    const gap = this.pendingGap === null ? null : this.gapFrame();
+    const needed = frameBytes(frame) + (gap === null ? 0 : frameBytes(gap));
     if (!force && this.queuedBytes + needed > this.options.queueBytesMax) return false;
-    if (gap !== null) this.enqueue(gap, false);
+    if (gap !== null) this.enqueue(gap);
     this.pendingGap = null;
-    this.enqueue(bytes, true);
+    this.enqueue(frame);
     this.kick();
     return true;
   }
 
-  private enqueue(bytes: Buffer, exchange: boolean): void {
-    this.queue.push({ bytes, exchange });
-    this.queuedBytes += bytes.length;
+  private enqueue(frame: QueuedFrame): void {
+    this.queue.push(frame);
+    this.queuedBytes += frameBytes(frame);
   }
 
   private kick(): void {
     if (this.draining || this.failure !== null) return;
     this.draining = true;
-    void this.drain();
+    // Started on a later macrotask: the caller's turn (a response being finished) never pays for checksums.
+    setImmediate(() => void this.drain());
   }
 
   /** The one loop that writes: it runs while frames wait, so frames reach the disk in the order they were queued. */
   private async drain(): Promise<void> {
+    this.stepBytes = 0;
     try {
       while (this.head < this.queue.length && this.failure === null) {
         const count = this.batchSize();
@@ -239,26 +248,55 @@ class FileRecordingWriter implements RecordingWriter {
     }
   }
 
-  /** How many queued frames the next write takes: as many as fit in the current file; 0 means rotate first. */
+  /** How many queued frames the next write takes: as many as fit the current file and one writev; 0 means rotate first. */
   private batchSize(): number {
     // A file holding only its start takes any frame: RECORDING_FILE_BYTES_MIN leaves room for one, and rotating it would loop.
     const freshFile = this.framesInFile === 0;
     let bytes = 0;
+    let buffers = 0;
     let count = 0;
-    while (this.head + count < this.queue.length && count < RECORDING_WRITE_BATCH_BUFFERS_MAX) {
-      const next = this.queue[this.head + count]!.bytes.length;
-      if (this.fileBytes + bytes + next > this.options.fileBytesMax && !(freshFile && count === 0)) break;
-      bytes += next;
+    while (this.head + count < this.queue.length) {
+      const next = this.queue[this.head + count]!;
+      const nextBuffers = next.parts.length + 1;
+      // A frame of more chunks than one writev takes goes alone; writeFully splits it.
+      if (count > 0 && buffers + nextBuffers > RECORDING_WRITE_BATCH_BUFFERS_MAX) break;
+      if (this.fileBytes + bytes + frameBytes(next) > this.options.fileBytesMax && !(freshFile && count === 0)) break;
+      bytes += frameBytes(next);
+      buffers += nextBuffers;
       count += 1;
     }
     return count;
   }
 
+  /** Computes a frame's CRC-32 over its parts where they lie, giving the event loop a turn after every RECORDING_ENCODE_BYTES_PER_STEP bytes. */
+  private async seal(frame: QueuedFrame): Promise<void> {
+    if (frame.prefix !== null) return;
+    let crc = 0;
+    for (const part of frame.parts) {
+      // An empty part is never passed on: zlib.crc32 of an empty Buffer without backing memory returns 0, not the running CRC.
+      let offset = 0;
+      while (offset < part.byteLength) {
+        if (this.stepBytes >= RECORDING_ENCODE_BYTES_PER_STEP) {
+          await nextMacrotask();
+          this.stepBytes = 0;
+        }
+        const take = Math.min(part.byteLength - offset, RECORDING_ENCODE_BYTES_PER_STEP - this.stepBytes);
+        crc = crc32(part.subarray(offset, offset + take), crc);
+        offset += take;
+        this.stepBytes += take;
+      }
+    }
+    frame.prefix = framePrefix(frame.payloadBytes, crc);
+  }
+
   private async writeBatch(count: number): Promise<void> {
+    const batch = this.queue.slice(this.head, this.head + count);
+    for (const frame of batch) await this.seal(frame);
     assert(this.file !== null, 'the recording file is open while frames are written');
-    const batch = this.queue.slice(this.head, this.head + count).map((frame) => frame.bytes);
-    await writeFully(this.file, batch);
-    const bytes = batch.reduce((sum, buffer) => sum + buffer.length, 0);
+    await writeFully(this.file, batch.flatMap((frame) => [frame.prefix!, ...frame.parts]));
+    // The write completed on a turn of its own: the step budget starts again.
+    this.stepBytes = 0;
+    const bytes = batch.reduce((sum, frame) => sum + frameBytes(frame), 0);
     this.head += count;
     if (this.head >= RECORDING_WRITE_BATCH_BUFFERS_MAX && this.head * 2 >= this.queue.length) {
       this.queue = this.queue.slice(this.head);
@@ -282,8 +320,8 @@ class FileRecordingWriter implements RecordingWriter {
     } finally {
       await full.close();
     }
-    await shiftFiles(this.options.path, this.options.files);
-    this.file = await createFile(this.options.path);
+    await shiftRecordingFiles(this.options.path, this.options.files);
+    this.file = await createRecordingFile(this.options.path);
     this.sequence += 1;
     const start = encodeFileStart({ ...this.header, sequence: this.sequence }, this.codec);
     await writeFully(this.file, [start]);
@@ -326,31 +364,37 @@ class FileRecordingWriter implements RecordingWriter {
   }
 }
 
-function exchangeFrame(input: ExchangeInput, atMs: number): RecordedExchange {
-  const { method, url, tenant, contentType, body, status, durationMs } = input;
-  return { kind: 'exchange', atMs, method, url, tenant, contentType, body, status, durationMs };
-}
-
 /**
- * Opens a recording for writing: checks the options (CONFIG_INVALID), creates `path` with mode
- * 0o600 (replacing a file there) and writes its start. `stats().framesWritten` counts exchange and
- * gap frames on disk (not headers); `bytesWritten` counts every byte, file starts included.
+ * Opens a recording for writing: checks the options (CONFIG_INVALID), makes room at `path` (a
+ * recording there is rotated to `path.1`; anything else there or at a rotated name is refused with
+ * CONFIG_INVALID naming it), creates the file exclusively with mode 0o600 and writes its start. A
+ * system error on the way (a missing directory, EACCES, ENOSPC …) is CONFIG_INVALID with details
+ * `{ path, code }`. `stats().framesWritten` counts exchange and gap frames on disk (not headers);
+ * `bytesWritten` counts every byte, file starts included.
  */
 export async function openRecordingWriter(options: RecordingWriterOptions): Promise<RecordingWriter> {
   checkOptions(options);
   const codec = createFrameCodec();
-  const { producer, description } = options;
+  const { path, producer, description } = options;
   const header: RecordingHeader = { kind: 'header', version: RECORDING_FORMAT_VERSION, startedAtMs: options.now(), sequence: 0, producer, description };
   const start = encodeFileStart(header, codec);
   if (start.length > RECORDING_FILE_START_BYTES_MAX) {
     throw invalid('producer and description', `${start.length} bytes long`, `at most ${RECORDING_FILE_START_BYTES_MAX} bytes with the file start`);
   }
-  const file = await createFile(options.path);
+  let file: FileHandle;
+  try {
+    await shiftRecordingFiles(path, options.files);
+    file = await createRecordingFile(path);
+  } catch (error) {
+    throw recordingOpenError(path, error);
+  }
   try {
     await writeFully(file, [start]);
   } catch (error) {
-    await file.close();
-    throw error;
+    // The file is new (created exclusively), so removing it again touches nothing else.
+    await file.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw recordingOpenError(path, error);
   }
   return new FileRecordingWriter(options, header, codec, file, start.length);
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { pack } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
@@ -10,7 +11,7 @@ import { openDns } from '../../src/dns/dns-service.js';
 import { openFeeds } from '../../src/feeds/feeds-service.js';
 import { createServer, type StrataServer } from '../../src/http/server.js';
 import type { ServerConfigInput } from '../../src/http/server-config.js';
-import { isRecordedRoute } from '../../src/http/request-recorder.js';
+import { isRecordedRoute, withoutCredentials } from '../../src/http/request-recorder.js';
 import { openIdentity, type IdentityService } from '../../src/identity/identity-service.js';
 import { openMonitoring } from '../../src/monitoring/monitoring-service.js';
 import { RECORDING_FILE_BYTES_MIN, RECORDING_QUEUE_BYTES_MAX } from '../../src/recording/recording-limits.js';
@@ -270,6 +271,8 @@ describe('the request recorder', () => {
     expect(metrics).toMatch(/^strata_recording_dropped_total 3$/m);
     expect(metrics).toMatch(/^strata_recording_rotations_total 2$/m);
     expect(metrics).toMatch(/^strata_recording_queued_bytes 17$/m);
+    // framesWritten never counts file headers, and the help text says so.
+    expect(metrics).toMatch(/^# HELP strata_recording_frames_total .*requests and gap frames \(file headers are not counted\)/m);
   });
 
   it('installs its hooks only when given a writer: without one a server has no preParsing hook at all', async () => {
@@ -279,6 +282,46 @@ describe('the request recorder', () => {
     const hooksOf = (app: StrataServer): string => app.printRoutes({ includeHooks: true, commonPrefix: false });
     expect(hooksOf(plain.app)).not.toContain('preParsing');
     expect(hooksOf(recording.app)).toContain('preParsing');
+  });
+
+  it('drops query parameters that look like credentials from recorded URLs, keeping the rest as sent', async () => {
+    const r = await startRecorded();
+    const alice = await r.token('alice');
+    const secrets = ['tok-5521', 'key-7731', 'sig-8812', 'cred-9901', 'sess-4410', 'pw-3321', 'auth-1187'];
+    const search = `/metrics/v2.0/t1/metrics/search?query=a.%2A&token=${secrets[0]}&apiKey=${secrets[1]}&X-Amz-Signature=${secrets[2]}&x-amz-credential=${secrets[3]}`;
+    const view = `/metrics/v2.0/t1/views/a.b?from=1&SESSION_ID=${secrets[4]}&to=2&%70assword=${secrets[5]}&points=1&oauth=${secrets[6]}`;
+    await call(r, 'GET', search, { token: alice });
+    await call(r, 'GET', view, { token: alice });
+    const batch = JSON.stringify([{ metricName: 'a.b', metricValue: 1, collectionTime: NOW_MS - 1000, ttlInSeconds: 60 }]);
+    await call(r, 'POST', `/ingest/v2.0/t1/ingest?access_token=${secrets[0]}`, { token: alice, body: batch, type: 'application/json' });
+    const recorded = exchanges(await r.finish());
+    expect(recorded.map((exchange) => exchange.url)).toEqual(['/metrics/v2.0/t1/metrics/search?query=a.%2A', '/metrics/v2.0/t1/views/a.b?from=1&to=2&points=1', '/ingest/v2.0/t1/ingest']);
+    const bytes = readFileSync(r.file);
+    for (const secret of secrets) expect(bytes.includes(Buffer.from(secret)), `the recording holds ${secret}`).toBe(false);
+  });
+
+  it('withoutCredentials leaves a URL without credential parameters unchanged, byte for byte', () => {
+    for (const url of ['/a', '/a?', '/a?from=1&&to=2&select=average,max&query=a.%2A&resolution=FULL&points=10', '/a?=x&%zz=1&from']) {
+      expect(withoutCredentials(url)).toBe(url);
+    }
+    expect(withoutCredentials('/a?token=1')).toBe('/a');
+    expect(withoutCredentials('/a?x=1&Api_Key=2&y&passwd=3&%74oken=4&z=%E2%82%AC')).toBe('/a?x=1&y&z=%E2%82%AC');
+  });
+
+  it('withoutCredentials keeps exactly the parameters whose names match no credential word, in order (property)', () => {
+    const words = ['token', 'KEY', 'Secret', 'pass', 'auth', 'sig', 'credential', 'session'];
+    // No '%': a percent-encoded name could spell a credential word (the unit test above covers decoding).
+    const plain = fc.stringMatching(/^[a-j0-9._-]{0,8}$/);
+    const credential = fc.tuple(plain, fc.constantFrom(...words), plain).map(([before, word, after]) => `${before}${word}${after}`);
+    const parameter = fc.tuple(fc.oneof(plain, credential), fc.option(plain)).map(([name, value]) => ({ text: value === null ? name : `${name}=${value}`, secret: words.some((w) => name.toLowerCase().includes(w.toLowerCase())) }));
+    fc.assert(
+      fc.property(fc.array(parameter, { minLength: 1, maxLength: 8 }), (parameters) => {
+        const url = `/metrics/v2.0/t/views/m?${parameters.map((p) => p.text).join('&')}`;
+        const kept = parameters.filter((p) => !p.secret).map((p) => p.text);
+        const expected = parameters.every((p) => !p.secret) ? url : kept.length === 0 ? '/metrics/v2.0/t/views/m' : `/metrics/v2.0/t/views/m?${kept.join('&')}`;
+        expect(withoutCredentials(url)).toBe(expected);
+      }),
+    );
   });
 
   it('names exactly the five replayed routes', () => {
