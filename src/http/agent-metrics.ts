@@ -1,9 +1,10 @@
 // Owns the agent endpoint's Prometheus metrics on the server's registry: open connections and the endpoint's counters, read once per scrape.
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
+import { addStatsCounters, type StatsCounter } from './stats-counters.js';
 import type { AgentEndpointStats } from '../agent/endpoint/agent-endpoint.js';
 
 /** Counter name and help of each monotonic field of the endpoint's stats. */
-const COUNTERS: readonly [keyof AgentEndpointStats, string, string][] = [
+const COUNTERS: readonly StatsCounter<AgentEndpointStats>[] = [
   ['hellos', 'strata_agent_hellos_total', 'Agent handshakes accepted.'],
   ['refused', 'strata_agent_refused_total', 'Agent connections refused: a bad token or agent id, a connection limit, no hello in time, a pending or download pool full (in all or for the remote address).'],
   ['tlsFailures', 'strata_agent_tls_failures_total', 'Agent TLS handshakes that failed (logged as a summary line a minute, never one by one).'],
@@ -36,19 +37,5 @@ export function addAgentMetrics(registry: Registry, stats: () => AgentEndpointSt
       this.set({ stage: 'download' }, now.downloads);
     },
   });
-  const counted = new Map<keyof AgentEndpointStats, number>();
-  for (const [field, name, help] of COUNTERS) {
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        // Counters only move up: add what the endpoint counted since the last scrape.
-        const value = read()[field];
-        const seen = counted.get(field) ?? 0;
-        if (value > seen) this.inc(value - seen);
-        counted.set(field, Math.max(value, seen));
-      },
-    });
-  }
+  addStatsCounters(registry, COUNTERS, read);
 }

@@ -1,9 +1,10 @@
 // Owns the request recorder's Prometheus metrics on the server's registry: the writer's counters and queue, read once per scrape.
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
+import { addStatsCounters, type StatsCounter } from './stats-counters.js';
 import type { RecordingWriterStats } from '../recording/recording-types.js';
 
 /** Counter name and help of each monotonic field of the writer's stats. */
-const COUNTERS: readonly [keyof RecordingWriterStats, string, string][] = [
+const COUNTERS: readonly StatsCounter<RecordingWriterStats>[] = [
   ['framesWritten', 'strata_recording_frames_total', 'Recording frames written to disk: recorded requests and gap frames (file headers are not counted).'],
   ['bytesWritten', 'strata_recording_bytes_total', 'Bytes written to recording files, headers included.'],
   ['dropped', 'strata_recording_dropped_total', 'Requests not recorded because the recorder queue was full (each run of them is marked by a gap frame).'],
@@ -28,19 +29,5 @@ export function addRecordingMetrics(registry: Registry, stats: () => RecordingWr
       this.set(read().queuedBytes);
     },
   });
-  const counted = new Map<keyof RecordingWriterStats, number>();
-  for (const [field, name, help] of COUNTERS) {
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        // Counters only move up: add what the writer counted since the last scrape.
-        const value = read()[field];
-        const seen = counted.get(field) ?? 0;
-        if (value > seen) this.inc(value - seen);
-        counted.set(field, Math.max(value, seen));
-      },
-    });
-  }
+  addStatsCounters(registry, COUNTERS, read);
 }
