@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { unpack } from 'msgpackr';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openRecording } from '../../src/recording/recording-reader.js';
-import type { RecordedExchange, RecordingFrame, RecordingHeader } from '../../src/recording/recording-types.js';
+import type { RecordedExchange, RecordingFrame } from '../../src/recording/recording-types.js';
 import { requireBuiltCli, runCli, tempDir } from './cli-run.js';
+import { readRecordingFile } from '../support/read-recording.js';
 
 const END_MS = 1_763_990_000_000;
 const SERIES = 10;
@@ -27,17 +27,6 @@ interface Metric {
   collectionTime: number;
   ttlInSeconds: number;
   unit?: string;
-}
-
-async function readBack(path: string): Promise<{ header: RecordingHeader; frames: RecordingFrame[] }> {
-  const reader = await openRecording(path);
-  try {
-    const frames: RecordingFrame[] = [];
-    for await (const frame of reader.frames()) frames.push(frame);
-    return { header: reader.header, frames };
-  } finally {
-    await reader.close();
-  }
 }
 
 function metricsOf(frame: RecordedExchange): Metric[] {
@@ -71,7 +60,7 @@ describe('strata workload generate', () => {
     expect(run.status).toBe(0);
     const size = readFileSync(out).length;
     expect(run.stdout).toMatch(new RegExp(`^wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 9 frames \\(6 ingest, 3 plots\\), 600 points, ${size} bytes in [\\d.]+ s\\n$`));
-    const { header, frames } = await readBack(out);
+    const { header, frames } = await readRecordingFile(out);
     expect(header.producer).toMatch(/^strata \d+\.\d+\.\d+\S* workload generate walk$/);
     expect(header.startedAtMs).toBe(END_MS);
     expect(header.description).toMatch(/^10 series x 60 points at 30000 ms; random walk from 100.*seed 42.*Arrival: points are sent in time-major order in batches of 100/);
@@ -97,7 +86,7 @@ describe('strata workload generate', () => {
     const out = join(dir, 'counter.rec');
     const args = ['--format', 'msgpack', '--tenant', 'tenant-2', '--plots', '0', '--seed', '7'];
     expect((await generate('counter', out, args)).status).toBe(0);
-    const { header, frames } = await readBack(out);
+    const { header, frames } = await readRecordingFile(out);
     expect(header.producer).toMatch(/ workload generate counter$/);
     const ingest = frames as RecordedExchange[];
     expect(ingest).toHaveLength(1);
@@ -118,7 +107,7 @@ describe('strata workload generate', () => {
     it(`writes ${kind} with every point of the grid exactly once`, async () => {
       const out = join(dir, `${kind}.rec`);
       expect((await generate(kind, out, ['--batch-points', '50', '--plots', '1'])).status).toBe(0);
-      const { header, frames } = await readBack(out);
+      const { header, frames } = await readRecordingFile(out);
       expect(header.producer).toMatch(new RegExp(` workload generate ${kind}$`));
       expectFullGrid((frames as RecordedExchange[]).filter((f) => f.method === 'POST'));
     });
@@ -131,14 +120,14 @@ describe('strata workload generate', () => {
     const nab = join(dir, 'nab');
     mkdirSync(nab);
     writeFileSync(join(nab, 'one.csv'), 'timestamp,value\n2015-01-01,4.25\n2015-01-02,5.5\n');
-    const valuesOf = async (out: string): Promise<Set<number>> => new Set(((await readBack(out)).frames as RecordedExchange[]).filter((f) => f.method === 'POST').flatMap(metricsOf).map((m) => m.metricValue));
+    const valuesOf = async (out: string): Promise<Set<number>> => new Set(((await readRecordingFile(out)).frames as RecordedExchange[]).filter((f) => f.method === 'POST').flatMap(metricsOf).map((m) => m.metricValue));
     writeFileSync(join(nab, 'two.csv'), 'timestamp,value\n2015-01-01,7\n');
     const flagged = join(dir, 'flag-nab');
     mkdirSync(flagged);
     writeFileSync(join(flagged, 'only.csv'), 'timestamp,value\n2015-01-01,9.75\n');
     expect((await generate('nab', join(dir, 'flag.rec'), ['--plots', '0', '--nab-dir', flagged], { STRATA_NAB_DIR: nab })).status).toBe(0);
     expect(await valuesOf(join(dir, 'flag.rec'))).toEqual(new Set([9.75]));
-    expect((await readBack(join(dir, 'flag.rec'))).header.description).toMatch(/NAB: 1 CSVs/);
+    expect((await readRecordingFile(join(dir, 'flag.rec'))).header.description).toMatch(/NAB: 1 CSVs/);
     expect((await generate('nab', join(dir, 'env.rec'), ['--plots', '0'], { STRATA_NAB_DIR: nab })).status).toBe(0);
     expect(await valuesOf(join(dir, 'env.rec'))).toEqual(new Set([4.25, 5.5, 7]));
     const missing = await generate('nab', join(dir, 'bad.rec'), ['--nab-dir', join(dir, 'absent')], { STRATA_NAB_DIR: nab });
@@ -151,7 +140,7 @@ describe('strata workload generate', () => {
     const out = join(dir, 'again.rec');
     expect((await generate('walk', out, ['--plots', '0'])).status).toBe(0);
     expect((await generate('walk', out, ['--plots', '1'])).status).toBe(0);
-    expect((await readBack(out)).frames.filter((f) => f.kind === 'exchange' && f.method === 'GET')).toHaveLength(1);
+    expect((await readRecordingFile(out)).frames.filter((f) => f.kind === 'exchange' && f.method === 'GET')).toHaveLength(1);
     expect(existsSync(`${out}.1`)).toBe(false);
     const precious = join(dir, 'identity.sqlite');
     writeFileSync(precious, 'SQLite format 3\u0000 not a recording');

@@ -8,9 +8,9 @@ import { AssertionFailure } from '../../src/core/assert.js';
 import { StrataError } from '../../src/core/errors.js';
 import { encodeFrame, encodeRecording } from '../../src/recording/recording-codec.js';
 import { RECORDING_FILE_BYTES_MAX, RECORDING_FILE_BYTES_MIN, RECORDING_FILES_MAX, RECORDING_FRAME_BYTES_MAX } from '../../src/recording/recording-limits.js';
-import { openRecording } from '../../src/recording/recording-reader.js';
 import type { RecordedExchange, RecordingFrame, RecordingHeader, RecordingWriter, RecordingWriterOptions } from '../../src/recording/recording-types.js';
 import { openRecordingWriter } from '../../src/recording/recording-writer.js';
+import { readRecordingFile } from '../support/read-recording.js';
 
 const STARTED_AT_MS = 1_700_000_000_000;
 const MIB = 1024 * 1024;
@@ -43,14 +43,6 @@ function options(extra: Partial<RecordingWriterOptions> = {}): RecordingWriterOp
   return { path, fileBytesMax: RECORDING_FILE_BYTES_MIN, files: 3, queueBytesMax: 64 * MIB, producer: 'strata test', description: 'writer tests', now: () => STARTED_AT_MS, ...extra };
 }
 
-async function readFile(file: string): Promise<{ header: RecordingHeader; frames: RecordingFrame[] }> {
-  const reader = await openRecording(file);
-  const frames: RecordingFrame[] = [];
-  for await (const frame of reader.frames()) frames.push(frame);
-  await reader.close();
-  return { header: reader.header, frames };
-}
-
 /** Exchange numbers (from the `n` query parameter) of the frames, with gaps as `gap:<dropped>`. */
 function numbers(frames: readonly RecordingFrame[]): string[] {
   return frames.map((f) => (f.kind === 'gap' ? `gap:${f.dropped}` : (new URL(f.url, 'http://x').searchParams.get('n') ?? '?')));
@@ -68,7 +60,7 @@ describe('recording writer', () => {
     writer.record(input(9, null));
     await writer.append(input(12));
     await writer.close();
-    const { header, frames } = await readFile(path);
+    const { header, frames } = await readRecordingFile(path);
     expect(header).toEqual({ kind: 'header', version: 1, startedAtMs: STARTED_AT_MS, sequence: 0, producer: 'strata test', description: 'writer tests' });
     expect(frames).toEqual([recorded(5), { ...recorded(6), atMs: 5 }, recorded(9, null), recorded(12)]);
     const stats = writer.stats();
@@ -79,7 +71,7 @@ describe('recording writer', () => {
     const writer = await openRecordingWriter(options());
     writer.record({ ...input(1), arrivedAtMs: STARTED_AT_MS - 500 });
     await writer.close();
-    expect((await readFile(path)).frames.map((f) => f.atMs)).toEqual([0]);
+    expect((await readRecordingFile(path)).frames.map((f) => f.atMs)).toEqual([0]);
   });
 
   it('creates the file with mode 0600 whatever the umask', async () => {
@@ -91,7 +83,7 @@ describe('recording writer', () => {
     } finally {
       process.umask(umask);
     }
-    expect((await readFile(path)).frames).toEqual([]);
+    expect((await readRecordingFile(path)).frames).toEqual([]);
   });
 
   it('writes byte for byte what encodeRecording gives for the same frames, whatever chunks the bodies came in', async () => {
@@ -126,7 +118,7 @@ describe('recording writer', () => {
     // Changed after record() returned: a copy or a checksum taken on the caller's turn would keep the old bytes or fail the CRC.
     chunk.write('[{"n":2}]');
     await writer.close();
-    expect((await readFile(path)).frames).toEqual([recorded(1, Buffer.from('[{"n":2}]'))]);
+    expect((await readRecordingFile(path)).frames).toEqual([recorded(1, Buffer.from('[{"n":2}]'))]);
   });
 
   it('rotates with files=3 into exactly 3 files whose headers are in sequence and whose frames are all the frames', async () => {
@@ -135,7 +127,7 @@ describe('recording writer', () => {
     await writer.close();
     expect(readdirSync(dir).sort()).toEqual(['requests.rec', 'requests.rec.1', 'requests.rec.2']);
     const files = [`${path}.2`, `${path}.1`, path];
-    const read = await Promise.all(files.map(readFile));
+    const read = await Promise.all(files.map(readRecordingFile));
     expect(read.map((r) => r.header.sequence)).toEqual([0, 1, 2]);
     expect(read.every((r) => r.header.startedAtMs === STARTED_AT_MS)).toBe(true);
     expect(read.map((r) => numbers(r.frames))).toEqual([['0', '1', '2', '3'], ['4', '5', '6', '7'], ['8', '9']]);
@@ -152,7 +144,7 @@ describe('recording writer', () => {
     for (let n = 0; n < 18; n += 1) writer.record(input(n, LARGE_BODY));
     await writer.close();
     expect(readdirSync(dir).sort()).toEqual(['requests.rec', 'requests.rec.1', 'requests.rec.2']);
-    const read = await Promise.all([`${path}.2`, `${path}.1`, path].map(readFile));
+    const read = await Promise.all([`${path}.2`, `${path}.1`, path].map(readRecordingFile));
     expect(read.map((r) => r.header.sequence)).toEqual([2, 3, 4]);
     expect(read.flatMap((r) => numbers(r.frames))).toEqual(['8', '9', '10', '11', '12', '13', '14', '15', '16', '17']);
   });
@@ -162,7 +154,7 @@ describe('recording writer', () => {
     for (let n = 0; n < 6; n += 1) await writer.append(input(n, LARGE_BODY));
     await writer.close();
     expect(readdirSync(dir)).toEqual(['requests.rec']);
-    const { header, frames } = await readFile(path);
+    const { header, frames } = await readRecordingFile(path);
     expect(header.sequence).toBe(1);
     expect(numbers(frames)).toEqual(['4', '5']);
   });
@@ -180,7 +172,7 @@ describe('recording writer queue bound', () => {
     await drained(writer);
     writer.record(input(8));
     await writer.close();
-    const { frames } = await readFile(path);
+    const { frames } = await readRecordingFile(path);
     expect(numbers(frames)).toEqual(['1', 'gap:6', '8']);
     expect(frames[1]).toEqual({ kind: 'gap', atMs: 2, dropped: 6 });
     expect(writer.stats()).toMatchObject({ framesWritten: 3, dropped: 6, queuedBytes: 0 });
@@ -190,14 +182,14 @@ describe('recording writer queue bound', () => {
     const writer = await openRecordingWriter(options({ queueBytesMax }));
     for (let n = 1; n <= 3; n += 1) writer.record(input(n));
     await writer.close();
-    expect(numbers((await readFile(path)).frames)).toEqual(['1', 'gap:2']);
+    expect(numbers((await readRecordingFile(path)).frames)).toEqual(['1', 'gap:2']);
   });
 
   it('append waits for room instead of dropping, in call order', async () => {
     const writer = await openRecordingWriter(options({ queueBytesMax }));
     await Promise.all(Array.from({ length: 40 }, (_, i) => writer.append(input(40 - i))));
     await writer.close();
-    const { frames } = await readFile(path);
+    const { frames } = await readRecordingFile(path);
     expect(numbers(frames)).toEqual(Array.from({ length: 40 }, (_, i) => String(40 - i)));
     expect(frames.every((f) => f.atMs === 40)).toBe(true);
     expect(writer.stats().dropped).toBe(0);
@@ -209,7 +201,7 @@ describe('recording writer queue bound', () => {
     writer.record(input(2, Buffer.alloc(RECORDING_FRAME_BYTES_MAX + 1)));
     writer.record(input(3));
     await writer.close();
-    expect(numbers((await readFile(path)).frames)).toEqual(['1', 'gap:1', '3']);
+    expect(numbers((await readRecordingFile(path)).frames)).toEqual(['1', 'gap:1', '3']);
   });
 
   it('never throws from record on a malformed exchange: it is reported, counted and told by a gap frame like any drop', async () => {
@@ -223,7 +215,7 @@ describe('recording writer queue bound', () => {
     await writer.close();
     expect(errors.map((e) => e instanceof AssertionFailure)).toEqual([true, true, true]);
     expect(writer.stats().dropped).toBe(3);
-    const { frames } = await readFile(path);
+    const { frames } = await readRecordingFile(path);
     expect(numbers(frames)).toEqual(['1', 'gap:3', '5']);
     // The gap starts at the first dropped request's arrival; one whose arrival was unusable takes the previous atMs.
     expect(frames[1]).toEqual({ kind: 'gap', atMs: 2, dropped: 3 });
@@ -241,7 +233,7 @@ describe('recording writer lifecycle and failures', () => {
     expect(() => writer.record(input(2))).not.toThrow();
     expect(writer.stats()).toMatchObject({ framesWritten: 1, dropped: 1 });
     await expect(writer.append(input(3))).rejects.toBeInstanceOf(AssertionFailure);
-    expect(numbers((await readFile(path)).frames)).toEqual(['1']);
+    expect(numbers((await readRecordingFile(path)).frames)).toEqual(['1']);
   });
 
   it.each([

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { unpack } from 'msgpackr';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
-import { openRecording } from '../../src/recording/recording-reader.js';
-import type { RecordedExchange, RecordingFrame, RecordingHeader } from '../../src/recording/recording-types.js';
+import type { RecordedExchange, RecordingFrame } from '../../src/recording/recording-types.js';
 import { metricName } from '../../src/workload/standard-workload.js';
 import { buildWorkload, type BuiltWorkload, type WorkloadKind } from '../../src/workload/workload-kinds.js';
 import { WORKLOAD_PLOT_SPACING_MS, WORKLOAD_TTL_SECONDS } from '../../src/workload/workload-limits.js';
 import { arrivalMs, writeWorkloadRecording, type WorkloadFormat, type WorkloadRecordingOptions } from '../../src/workload/workload-recording.js';
+import { readRecordingFile } from '../support/read-recording.js';
 
 const END_MS = 1_763_990_000_000;
 const RATE = 1_000;
@@ -29,17 +29,6 @@ function build(kind: WorkloadKind): BuiltWorkload {
 
 function optionsFor(path: string, format: WorkloadFormat, plots = 5): WorkloadRecordingOptions {
   return { path, format, tenant: 't1', ratePointsPerSecond: RATE, plots, producer: 'strata 0.0.0 workload generate test', startedAtMs: END_MS, bodyBytesMax: 16 * 1024 * 1024 };
-}
-
-async function readBack(path: string): Promise<{ header: RecordingHeader; frames: RecordingFrame[] }> {
-  const reader = await openRecording(path);
-  try {
-    const frames: RecordingFrame[] = [];
-    for await (const frame of reader.frames()) frames.push(frame);
-    return { header: reader.header, frames };
-  } finally {
-    await reader.close();
-  }
 }
 
 /** The Blueflood metrics a batch of the plan must carry. */
@@ -66,7 +55,7 @@ describe('writeWorkloadRecording', () => {
       const path = join(dir, `${kind}.rec`);
       const progress: number[] = [];
       const result = await writeWorkloadRecording(built, { ...optionsFor(path, format), onProgress: (done, total) => progress.push(done, total) });
-      const { header, frames } = await readBack(path);
+      const { header, frames } = await readRecordingFile(path);
       expect(header).toMatchObject({ kind: 'header', version: 1, sequence: 0, startedAtMs: END_MS, producer: 'strata 0.0.0 workload generate test', description: built.description });
       const batches = built.plan.batches;
       expect(frames).toHaveLength(batches.length + 5);
@@ -107,7 +96,7 @@ describe('writeWorkloadRecording', () => {
     const path = join(dir, 'long.rec');
     await writeWorkloadRecording(built, optionsFor(path, 'json', 2));
     await writeWorkloadRecording(built, optionsFor(path, 'json', 1));
-    const { frames } = await readBack(path);
+    const { frames } = await readRecordingFile(path);
     expect(frames).toHaveLength(built.plan.batches.length + 1);
     const url = new URL((frames.at(-1) as RecordedExchange).url, 'http://x');
     expect(Number(url.searchParams.get('to')) - Number(url.searchParams.get('from'))).toBe(86_400_000);
