@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { unpack } from 'msgpackr';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RecordedExchange, RecordingFrame } from '../../src/recording/recording-types.js';
+import type { RecordedExchange } from '../../src/recording/recording-types.js';
 import { requireBuiltCli, runCli, tempDir } from './cli-run.js';
 import { readRecordingFile } from '../support/read-recording.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { unpack } from 'msgpackr';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
-import type { RecordedExchange, RecordingFrame } from '../../src/recording/recording-types.js';
+import type { RecordedExchange } from '../../src/recording/recording-types.js';
 import { metricName } from '../../src/workload/standard-workload.js';
 import { buildWorkload, type BuiltWorkload, type WorkloadKind } from '../../src/workload/workload-kinds.js';
 import { WORKLOAD_PLOT_SPACING_MS, WORKLOAD_TTL_SECONDS } from '../../src/workload/workload-limits.js';
