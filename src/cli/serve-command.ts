@@ -1,9 +1,10 @@
-// Owns `strata serve`: open the store and identity, create the first admin, listen, shut down gracefully.
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// Owns `strata serve`: open the recording (first, so a bad --record changes nothing), the store and identity, create the first admin, listen, shut down gracefully.
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Command } from 'commander';
 import pino, { type Logger } from 'pino';
 import { systemClock } from '../core/clock.js';
+import { StrataError, isStrataError } from '../core/errors.js';
 import { createServer, type StrataServer } from '../http/server.js';
 import { openDns } from '../dns/dns-service.js';
 import { openFeeds } from '../feeds/feeds-service.js';
@@ -24,6 +25,8 @@ import type { AgentEndpoint } from '../agent/endpoint/agent-endpoint.js';
 const EXIT_FAILURE = 1;
 /** Exit code of a usage error: an unknown option, a missing or invalid value. */
 const EXIT_USAGE = 2;
+/** When the graceful shutdown times out, how long the recorder may still take to write what it holds before the process exits. */
+const RECORDER_CLOSE_AFTER_TIMEOUT_MS = 5_000;
 
 function firstRunAdmin(identity: IdentityService, options: ServeOptions): { username: string; tenant: string; apiKey: string } | undefined {
   if (identity.userCount() > 0) return undefined;
@@ -54,7 +57,10 @@ function installShutdown(app: StrataServer, store: Store, identity: IdentityServ
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => {
       logger.error({ timeoutS }, 'shutdown timed out');
-      process.exit(EXIT_FAILURE);
+      // Requests still hang, but the recorder holds the answered ones in memory: it gets a bounded moment to write them
+      // (a request answered after this is counted as dropped). Closing twice is harmless: close() returns the same promise.
+      const grace = new Promise((done) => setTimeout(done, RECORDER_CLOSE_AFTER_TIMEOUT_MS));
+      void Promise.race([closeRecorder(app.strata.recorder, logger), grace]).finally(() => process.exit(EXIT_FAILURE));
     }, timeoutS * 1000);
     timer.unref();
     try {
@@ -81,23 +87,57 @@ function installShutdown(app: StrataServer, store: Store, identity: IdentityServ
   process.on('SIGINT', (signal) => void stop(signal));
 }
 
-/** Opens the recording of `--record` (undefined without it); the server hands it every ingest and query request. */
+/** The real path of `path` as far as it exists, the rest appended as given (the data directory may not exist yet). */
+function realpathOfExisting(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realpathOfExisting(parent), basename(path));
+  }
+}
+
+/** Refuses a recording inside the data directory (its real path, links resolved): the store owns every file there, and a recording is meant to travel without it. */
+function refuseInsideData(path: string, data: string): void {
+  const dataDir = realpathOfExisting(resolve(data));
+  const within = relative(dataDir, realpathOfExisting(dirname(path)));
+  if (within === '' || (within !== '..' && !within.startsWith(`..${sep}`) && !isAbsolute(within))) {
+    const reason = `it is inside the data directory ${dataDir}, whose files belong to the store; record elsewhere`;
+    throw new StrataError('CONFIG_INVALID', `Cannot record to ${path}: ${reason}.`, { option: 'path', path, reason });
+  }
+}
+
+/** Where the server listens, as far as it is known before it listens; never the data directory, which a shared recording must not reveal. */
+function listeningOn(options: ServeOptions): string {
+  if (options.port === 0) return 'an ephemeral port';
+  return `${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}`;
+}
+
+/**
+ * Opens the recording of `--record` (undefined without it); the server hands it every ingest and
+ * query request. Called before anything else is opened, so a path that cannot be recorded to
+ * changes nothing; every refusal is CONFIG_INVALID (exit 2) naming --record and the reason.
+ */
 async function openRecorder(options: ServeOptions, logger: Logger): Promise<RecordingWriter | undefined> {
   if (options.record === undefined) return undefined;
   const path = resolve(options.record);
   const { version } = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
-  // The port may still be 0 here (the writer opens before the server listens): name the data directory, and the URL when it is known.
-  const at = options.publicUrl ?? (options.port !== 0 ? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${options.port}` : undefined);
-  return openRecordingWriter({
-    path,
-    fileBytesMax: options.recordMaxBytes,
-    files: options.recordFiles,
-    queueBytesMax: RECORDING_QUEUE_BYTES_MAX,
-    producer: `strata ${version} serve`,
-    description: `ingest and query requests to strata serve of data directory ${resolve(options.data)}${at !== undefined ? ` at ${at}` : ''}`,
-    now: () => systemClock.now(),
-    onError: (error: unknown) => logger.error({ err: error, path }, 'the recording could not be written; requests go on unrecorded'),
-  });
+  try {
+    refuseInsideData(path, options.data);
+    return await openRecordingWriter({
+      path,
+      fileBytesMax: options.recordMaxBytes,
+      files: options.recordFiles,
+      queueBytesMax: RECORDING_QUEUE_BYTES_MAX,
+      producer: `strata ${version} serve`,
+      description: `ingest and query requests to strata serve on ${listeningOn(options)}`,
+      now: () => systemClock.now(),
+      onError: (error: unknown) => logger.error({ err: error, path }, 'the recording could not be written; requests go on unrecorded'),
+    });
+  } catch (error) {
+    if (!isStrataError(error) || error.code !== 'CONFIG_INVALID') throw error;
+    throw new StrataError('CONFIG_INVALID', `--record: ${error.message}`, { ...error.details, option: 'record' });
+  }
 }
 
 /** Writes what the recorder still holds and closes it, logging its totals; a failure is logged, never stops the shutdown. */
@@ -114,6 +154,18 @@ async function closeRecorder(recorder: RecordingWriter | undefined, logger: Logg
 async function serve(options: ServeOptions): Promise<void> {
   // Logs go to stderr as JSON lines; stdout carries only the few lines people and scripts read.
   const logger = pino({ level: options.logLevel }, pino.destination({ dest: 2, sync: true }));
+  // First: a recording that cannot be opened must stop the server before a first-run admin is created whose key nobody would see.
+  const recorder = await openRecorder(options, logger);
+  try {
+    await startServing(options, logger, recorder);
+  } catch (error) {
+    await closeRecorder(recorder, logger);
+    throw error;
+  }
+}
+
+/** Opens the store and the services, creates the first-run admin, and listens, recording into `recorder` when given. */
+async function startServing(options: ServeOptions, logger: Logger, recorder: RecordingWriter | undefined): Promise<void> {
   const store = await openStore({
     dir: options.data,
     logger,
@@ -122,7 +174,6 @@ async function serve(options: ServeOptions): Promise<void> {
   });
   const identity = openIdentity({ dir: options.data, clock: systemClock, tokenTtlMs: options.tokenTtl * 1000 });
   const admin = firstRunAdmin(identity, options);
-  const recorder = await openRecorder(options, logger);
   const app = await createServer({
     recorder,
     store,

@@ -16,13 +16,8 @@ import { DEFAULT_TOKEN_TTL_MS, TOKEN_TTL_MS_MAX, TOKEN_TTL_MS_MIN } from '../ide
 import { ROLLUP_WORKERS_MAX } from '../core/limits.js';
 import { CHECK_CONCURRENCY_DEFAULT, CHECK_CONCURRENCY_MAX, DELIVERY_ATTEMPTS_CEILING, DELIVERY_ATTEMPTS_DEFAULT } from '../monitoring/monitoring-limits.js';
 import type { RuntimeOptions } from '../monitoring/monitoring-runtime.js';
-import {
-  RECORDING_FILE_BYTES_DEFAULT,
-  RECORDING_FILE_BYTES_MAX,
-  RECORDING_FILE_BYTES_MIN,
-  RECORDING_FILES_DEFAULT,
-  RECORDING_FILES_MAX,
-} from '../recording/recording-limits.js';
+import { RECORDING_FILE_BYTES_DEFAULT, RECORDING_FILES_DEFAULT } from '../recording/recording-limits.js';
+import { fileBytesMaxProblem, filesProblem } from '../recording/recording-writer.js';
 import { agentServeOptions, type AgentServeFlags } from './agent-serve-options.js';
 import { dataOption, integerIn, parseBoolean } from './cli-parsers.js';
 
@@ -130,27 +125,28 @@ function runtimeOptions(): Option[] {
   ];
 }
 
-/** Parses `--record-max-bytes`, saying why the smallest size is what it is. */
-function recordFileBytes(text: string): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < RECORDING_FILE_BYTES_MIN || value > RECORDING_FILE_BYTES_MAX) {
-    throw new InvalidArgumentError(`expected a size in bytes from ${RECORDING_FILE_BYTES_MIN} (room for the header and one largest request) to ${RECORDING_FILE_BYTES_MAX}`);
-  }
-  return value;
+/** A parser for a recording option whose rule the writer owns (`problem` is null when the value is accepted, else what is). */
+function recordingInteger(problem: (value: number) => string | null): (text: string) => number {
+  return (text) => {
+    const value = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+    const refusal = problem(value);
+    if (refusal !== null) throw new InvalidArgumentError(`expected ${refusal}`);
+    return value;
+  };
 }
 
 /** The request recorder's options: where the ingest and query requests are recorded and how much is kept (docs/recording.md). */
 function recordOptions(): Option[] {
   return [
-    new Option('--record <file>', 'record the ingest and query requests (bodies as sent, never credentials) into this file, for strata replay').env('STRATA_RECORD'),
+    new Option('--record <file>', 'record the ingest and query requests (bodies as sent, never credentials) into this file, for strata replay; a recording already there is kept as <file>.1, anything else there is refused').env('STRATA_RECORD'),
     new Option('--record-max-bytes <bytes>', 'size at which the recording moves on to a new file (the full one becomes <file>.1)')
       .env('STRATA_RECORD_MAX_BYTES')
       .default(RECORDING_FILE_BYTES_DEFAULT)
-      .argParser(recordFileBytes),
+      .argParser(recordingInteger(fileBytesMaxProblem)),
     new Option('--record-files <n>', 'recording files kept, the current one included (the oldest is deleted)')
       .env('STRATA_RECORD_FILES')
       .default(RECORDING_FILES_DEFAULT)
-      .argParser(integerIn(1, RECORDING_FILES_MAX)),
+      .argParser(recordingInteger(filesProblem)),
   ];
 }
 

@@ -1,6 +1,7 @@
-// Tests `strata serve --record` as a process: the requests of a session end up in the recording in order, privately, without credentials; bad recording flags are refused.
+// Tests `strata serve --record` as a process: the requests of a session end up in the recording in order, privately, without credentials; bad recording flags and paths are refused before anything is opened; a timed-out shutdown still closes the recording.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pack } from 'msgpackr';
@@ -67,7 +68,9 @@ describe('strata serve --record', () => {
       await reader.close();
     }
     expect(reader.header.producer).toMatch(/^strata \S+ serve$/);
-    expect(reader.header.description).toContain(data);
+    // The data directory's path stays on the machine: a recording is meant to be shared.
+    expect(reader.header.description).toBe('ingest and query requests to strata serve on an ephemeral port');
+    expect(readFileSync(file).includes(Buffer.from(data))).toBe(false);
     expect(reader.header.sequence).toBe(0);
     const exchanges = frames as RecordedExchange[];
     expect(exchanges.map((frame) => frame.kind)).toEqual(['exchange', 'exchange', 'exchange', 'exchange', 'exchange']);
@@ -140,5 +143,103 @@ describe('strata serve --record', () => {
     const files = spawnSync(process.execPath, [CLI, 'serve', '--port', '0', '--data', join(dir, 'data'), '--record', file, '--record-files', '0'], { cwd: ROOT, encoding: 'utf8' });
     expect(files.status).toBe(EXIT_USAGE);
     expect(files.stderr).toContain('--record-files');
+  });
+
+  /** Runs `strata serve` expecting it to refuse to start; its exit code, stdout and stderr. */
+  function refusedServe(data: string, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+    const result = spawnSync(process.execPath, [CLI, 'serve', '--port', '0', '--data', data, '--no-agent-endpoint', ...args], { cwd: ROOT, encoding: 'utf8' });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  it('refuses a --record path it cannot open with CONFIG_INVALID (exit 2) before anything else is opened: no admin is created whose key nobody sees', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'strata-record-'));
+    const data = join(dir, 'data');
+    const missing = join(dir, 'no-such-dir', 'session.recording');
+    const refused = refusedServe(data, ['--record', missing]);
+    expect(refused.status).toBe(EXIT_USAGE);
+    expect(refused.stderr).toContain('CONFIG_INVALID: --record');
+    expect(refused.stderr).toContain(missing);
+    expect(refused.stderr).toContain('its directory does not exist (ENOENT)');
+    expect(refused.stdout).toBe('');
+    expect(existsSync(data)).toBe(false);
+    // The next start creates the first-run admin and shows its key.
+    const server = await startServe(data, ['--record', join(dir, 'session.recording')]);
+    running.push(server);
+    expect(server.stdout).toMatch(/apiKey: \S+/);
+  });
+
+  it('refuses a --record path inside the data directory (also through a link), leaving the identity database as it was', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'strata-record-'));
+    const data = join(dir, 'data');
+    const first = await startServe(data);
+    const apiKey = /apiKey: (\S+)/.exec(first.stdout)?.[1] as string;
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const identity = join(data, 'identity.sqlite');
+    const before = readFileSync(identity);
+    symlinkSync(data, join(dir, 'link-to-data'));
+    mkdirSync(join(data, 'recordings'));
+    for (const path of [identity, join(data, 'recordings', 'r.recording'), join(dir, 'link-to-data', 'r.recording')]) {
+      const refused = refusedServe(data, ['--record', path]);
+      expect(refused.status, path).toBe(EXIT_USAGE);
+      expect(refused.stderr).toContain('CONFIG_INVALID: --record');
+      expect(refused.stderr).toContain('inside the data directory');
+    }
+    expect(readFileSync(identity).equals(before)).toBe(true);
+    expect(readdirSync(join(data, 'recordings'))).toEqual([]);
+    const again = await startServe(data, ['--record', join(dir, 'ok.recording')]);
+    running.push(again);
+    expect((await tokenFor(again.url, 'admin', apiKey)).length).toBeGreaterThan(0);
+  });
+
+  it('keeps the recording of an earlier run as FILE.1 and starts FILE anew', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'strata-record-'));
+    const data = join(dir, 'data');
+    const file = join(dir, 'session.recording');
+    for (let run = 0; run < 2; run += 1) {
+      const server = await startServe(data, ['--record', file]);
+      running.push(server);
+      const response = await fetch(`${server.url}/metrics/v2.0/100000/metrics/search?query=run${run}`);
+      expect(response.status).toBe(401);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+    const urls: string[] = [];
+    for (const path of [`${file}.1`, file]) {
+      const reader = await openRecording(path);
+      for await (const frame of reader.frames()) if (frame.kind === 'exchange') urls.push(frame.url);
+      await reader.close();
+    }
+    expect(urls).toEqual(['/metrics/v2.0/100000/metrics/search?query=run0', '/metrics/v2.0/100000/metrics/search?query=run1']);
+  });
+
+  it('closes the recording when the graceful shutdown times out on a request that never finishes', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'strata-record-'));
+    const file = join(dir, 'stalled.recording');
+    const server = await startServe(join(dir, 'data'), ['--record', file, '--shutdown-timeout', '1', '--log-level', 'info']);
+    running.push(server);
+    let stderr = '';
+    server.child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const apiKey = /apiKey: (\S+)/.exec(server.stdout)?.[1] as string;
+    const token = await tokenFor(server.url, 'admin', apiKey);
+    const search = await fetch(`${server.url}/metrics/v2.0/100000/metrics/search?query=a.*`, { headers: { 'x-auth-token': token } });
+    expect(search.status).toBe(200);
+    // An upload that promises 1000 bytes and sends 10: the server waits for the rest, so the shutdown cannot finish.
+    const target = new URL('/ingest/v2.0/100000/ingest', server.url);
+    const stalled = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '1000', 'x-auth-token': token } });
+    stalled.on('error', () => undefined);
+    stalled.write('[{"metric');
+    stalled.flushHeaders();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(1);
+    stalled.destroy();
+    expect(stderr).toContain('shutdown timed out');
+    expect(stderr).toContain('recording closed');
+    const reader = await openRecording(file);
+    const urls: string[] = [];
+    for await (const frame of reader.frames()) if (frame.kind === 'exchange') urls.push(frame.url);
+    await reader.close();
+    expect(urls).toEqual(['/metrics/v2.0/100000/metrics/search?query=a.*']);
   });
 });
