@@ -15,13 +15,13 @@ import { isRecordedRoute, withoutCredentials } from '../../src/http/request-reco
 import { openIdentity, type IdentityService } from '../../src/identity/identity-service.js';
 import { openMonitoring } from '../../src/monitoring/monitoring-service.js';
 import { RECORDING_FILE_BYTES_MIN, RECORDING_QUEUE_BYTES_MAX } from '../../src/recording/recording-limits.js';
-import { openRecording } from '../../src/recording/recording-reader.js';
 import type { RecordedExchange, RecordingFrame, RecordingWriter } from '../../src/recording/recording-types.js';
 import { openRecordingWriter } from '../../src/recording/recording-writer.js';
 import { openStore } from '../../src/store.js';
 import type { Store } from '../../src/store-types.js';
 import { gated, type GatedStore } from './gated-store.js';
 import { call, KEYS, startHarness } from './harness.js';
+import { readRecordingFile } from '../support/read-recording.js';
 
 /** A server with a recorder, and what a test needs to talk to it and read the recording. */
 interface Recorded {
@@ -97,14 +97,7 @@ async function startRecorded(config: ServerConfigInput = {}, recorder?: Recordin
     },
     async finish() {
       await stop();
-      const reader = await openRecording(file);
-      const frames: RecordingFrame[] = [];
-      try {
-        for await (const frame of reader.frames()) frames.push(frame);
-      } finally {
-        await reader.close();
-      }
-      return frames;
+      return (await readRecordingFile(file)).frames;
     },
   };
 }

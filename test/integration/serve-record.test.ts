@@ -8,8 +8,9 @@ import { pack } from 'msgpackr';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RECORDING_FILE_BYTES_MIN } from '../../src/recording/recording-limits.js';
 import { openRecording } from '../../src/recording/recording-reader.js';
-import type { RecordedExchange, RecordingFrame } from '../../src/recording/recording-types.js';
+import type { RecordedExchange } from '../../src/recording/recording-types.js';
 import { CLI, ROOT, ensureBuilt, startServe, tokenFor, type ServeProcess } from './serve-process.js';
+import { readRecordingFile } from '../support/read-recording.js';
 
 /** Exit code of a usage error. */
 const EXIT_USAGE = 2;
@@ -60,18 +61,12 @@ describe('strata serve --record', () => {
     expect(await server.exited).toBe(0);
 
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const reader = await openRecording(file);
-    const frames: RecordingFrame[] = [];
-    try {
-      for await (const frame of reader.frames()) frames.push(frame);
-    } finally {
-      await reader.close();
-    }
-    expect(reader.header.producer).toMatch(/^strata \S+ serve$/);
+    const { header, frames } = await readRecordingFile(file);
+    expect(header.producer).toMatch(/^strata \S+ serve$/);
     // The data directory's path stays on the machine: a recording is meant to be shared.
-    expect(reader.header.description).toBe('ingest and query requests to strata serve on an ephemeral port');
+    expect(header.description).toBe('ingest and query requests to strata serve on an ephemeral port');
     expect(readFileSync(file).includes(Buffer.from(data))).toBe(false);
-    expect(reader.header.sequence).toBe(0);
+    expect(header.sequence).toBe(0);
     const exchanges = frames as RecordedExchange[];
     expect(exchanges.map((frame) => frame.kind)).toEqual(['exchange', 'exchange', 'exchange', 'exchange', 'exchange']);
     expect(exchanges.map(({ method, url, tenant, status }) => ({ method, url, tenant, status }))).toEqual(
