@@ -173,7 +173,6 @@ async function startServing(options: ServeOptions, logger: Logger, recorder: Rec
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
   });
   const identity = openIdentity({ dir: options.data, clock: systemClock, tokenTtlMs: options.tokenTtl * 1000 });
-  const admin = firstRunAdmin(identity, options);
   const app = await createServer({
     recorder,
     store,
@@ -214,6 +213,9 @@ async function startServing(options: ServeOptions, logger: Logger, recorder: Rec
   // The agent endpoint's lines come before the "listening on" line scripts wait for.
   agents = await startAgentEndpoint(app, options, logger);
   await app.listen({ host: options.host, port: options.port });
+  // The first admin is made only once the port is ours: a start that cannot listen must not create
+  // a user whose API key is never printed (the next start would find a user and print none).
+  const admin = firstRunAdmin(identity, options);
   // Checks run and notifications go out only once the API is up; checks load in chunks meanwhile.
   app.strata.runtime.start().catch((error: unknown) => logger.error({ err: error }, 'the monitoring runtime could not load its checks'));
   const url = app.strata.publicUrl();

@@ -50,6 +50,19 @@ describe('strata serve as a process', () => {
     expect(runCli(['user', 'list', '--data', dir])).toMatch(/admin\s+100000\s+admin/);
   });
 
+  it('creates no first admin when it cannot listen (port taken), so the next start still prints one', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'strata-port-'));
+    const holder = await startServe(join(dir, 'holder'));
+    running.push(holder);
+    const port = new URL(holder.url).port;
+    const data = join(dir, 'data');
+    await expect(startServe(data, ['--port', port])).rejects.toThrow(/exited/);
+    expect(runCli(['user', 'list', '--data', data])).not.toMatch(/admin/);
+    const next = await startServe(data);
+    running.push(next);
+    expect(next.stdout).toMatch(/apiKey: [0-9a-f]{32}/);
+  });
+
   it('loses no acknowledged point when killed with SIGKILL during concurrent ingestion', async () => {
     dir = mkdtempSync(join(tmpdir(), 'strata-kill-'));
     const apiKey = 'kill-test-api-key-0123456789';
