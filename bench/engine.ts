@@ -1,12 +1,13 @@
-// Owns measuring the engine on one value kind in its own process: ingest, flush (seal and rollups), plot latency, bytes, peak RSS.
+// Owns measuring the engine on one value kind in its own process: ingest, flush (seal and rollups), plot latency, bytes, the encodings chosen, peak RSS.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openStore, type Point, type Store } from '../src/index.js';
+import { compactStore, openStore, type Point, type Store } from '../src/index.js';
 import { emitResult, intArg, reportProgress } from './child-io.js';
 import { measurePlots, readBack, type PlotMeasurement, type ReadBack } from './engine-queries.js';
-import { measureStoreBytes, type StoreBytes } from './store-bytes.js';
+import type { EncodingHistogram } from './encoding-histogram.js';
+import { measureEncodings, measureStoreBytes, type StoreBytes } from './store-bytes.js';
 import { batchAt, batchCount, generateWorkload, metricNames, standardSpec, toBatches, VALUE_KINDS, type ValueKind, type Workload } from '../src/workload/standard-workload.js';
 
 /** Rollup worker threads, as on a 2-core production machine. */
@@ -49,6 +50,12 @@ export interface EngineResult {
   readonly inclFlushSeconds: number;
   readonly inclFlushPointsPerSecond: number;
   readonly flush: FlushMeasurement;
+  /** Seconds compactStore() took after flush (every FULL partition rewritten), and how many partitions it compacted. */
+  readonly compactSeconds: number;
+  readonly compactedPartitions: number;
+  /** FULL chunk payload bytes before and after compaction (sums over the compacted partitions). */
+  readonly compactedBytesBefore: number;
+  readonly compactedBytesAfter: number;
   readonly sealPointsPerSecond: number;
   readonly rollupPointsPerSecond: number;
   readonly plots: PlotMeasurement[];
@@ -61,7 +68,10 @@ export interface EngineResult {
   readonly dirBytesPerPoint: number;
   /** RSS after the workload (and, prebuilt, its Point batches) was built, before the store opened. */
   readonly workloadRssBytes: number;
+  /** Peak RSS up to the byte accounting (taken before the encodings are counted, which decodes every row). */
   readonly peakRssBytes: number;
+  /** Which encodings the rows chose after close(), FULL and rollups (issue 14). */
+  readonly encodings: EncodingHistogram;
 }
 
 /** A source of batches: pre-built, or built on demand from the columns. */
@@ -125,6 +135,12 @@ export async function measureEngine(kind: ValueKind, endMs: number, mode: BatchM
     const flush = await timedFlush(store);
     const inclFlushSeconds = (performance.now() - started) / 1000;
     reportProgress('engine flush', 1, 1);
+    // Compaction (issue 14) as the background would do it once the partitions are quiet; timed on its own.
+    reportProgress('engine compaction', 0, 1);
+    const compactStarted = performance.now();
+    const compactions = await compactStore(store);
+    const compactSeconds = (performance.now() - compactStarted) / 1000;
+    reportProgress('engine compaction', 1, 1);
     reportProgress('engine queries', 0, 1);
     const plots = await measurePlots(store, wl);
     const checked = await readBack(store, wl);
@@ -133,6 +149,10 @@ export async function measureEngine(kind: ValueKind, endMs: number, mode: BatchM
     await store.close();
     const closeSeconds = (performance.now() - closeStarted) / 1000;
     const bytes = measureStoreBytes(dir);
+    const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+    reportProgress('engine encodings', 0, 1);
+    const encodings = measureEncodings(dir);
+    reportProgress('engine encodings', 1, 1);
     const n = wl.length;
     return {
       kind,
@@ -148,6 +168,10 @@ export async function measureEngine(kind: ValueKind, endMs: number, mode: BatchM
       inclFlushSeconds,
       inclFlushPointsPerSecond: n / inclFlushSeconds,
       flush,
+      compactSeconds,
+      compactedPartitions: compactions.length,
+      compactedBytesBefore: compactions.reduce((sum, c) => sum + c.bytesBefore, 0),
+      compactedBytesAfter: compactions.reduce((sum, c) => sum + c.bytesAfter, 0),
       sealPointsPerSecond: n / flush.sealSeconds,
       rollupPointsPerSecond: n / flush.rollupSeconds,
       plots,
@@ -159,7 +183,8 @@ export async function measureEngine(kind: ValueKind, endMs: number, mode: BatchM
       rollupBytesPerPoint: bytes.rollupAllocatedBytes / n,
       dirBytesPerPoint: bytes.dirAllocatedBytes / n,
       workloadRssBytes,
-      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+      peakRssBytes,
+      encodings,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

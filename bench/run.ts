@@ -1,5 +1,5 @@
 // Owns `npm run bench`: runs the floors and the engine per value kind in child processes, the HTTP bench when present, the overload suite, the checks suite and the agents suite; prints the tables, writes bench/results/*.json.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { machineInfo } from './machine.js';
 import { dirname, join } from 'node:path';
@@ -15,7 +15,7 @@ import { overloadRows } from './overload-report.js';
 import { createProgress, type BenchProgress } from './progress.js';
 import { rate, renderReport, renderTable } from './report.js';
 import { summariseKind, type KindRuns } from './summary.js';
-import { checkTargets } from './targets.js';
+import { checkTargets, issue14Figures, parseBaseline, type Issue14Baseline } from './targets.js';
 import { BATCH_POINTS, chooseT0Ms, STANDARD_INTERVAL_MS, STANDARD_POINTS, STANDARD_SEED, STANDARD_SERIES, VALUE_KINDS, type ValueKind } from '../src/workload/standard-workload.js';
 
 /** Timed engine runs per kind (peer-results reports the median of 3). */
@@ -31,6 +31,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const RESULTS_FILE = join(HERE, '..', '..', 'bench', 'results', 'engine.json');
 const OVERLOAD_RESULTS_FILE = join(HERE, '..', '..', 'bench', 'results', 'overload.json');
 const HTTP_BENCH_MODULE = join(HERE, 'http-ingest.js');
+/** Issue 14's before medians (checked in): seal and rollup throughput must stay within 20 % of them. */
+const ISSUE14_BASELINE_FILE = join(HERE, '..', '..', 'bench', 'baselines', 'issue14-before.json');
 
 /** Issue 3's HTTP targets: ingest rate per wire format, and the 288-point plot's median latency. */
 const HTTP_INGEST_TARGET_PPS: Readonly<Record<string, number>> = { json: 1_200_000, msgpack: 2_500_000 };
@@ -167,8 +169,14 @@ async function runOverloadSuite(baseCli: string | undefined): Promise<void> {
   console.log(`\nWrote ${OVERLOAD_RESULTS_FILE} (${durationSeconds.toFixed(0)} s)`);
 }
 
+function readIssue14Baseline(): Issue14Baseline {
+  return parseBaseline(JSON.parse(readFileSync(ISSUE14_BASELINE_FILE, 'utf8')));
+}
+
 async function runEngineSuites(kinds: ValueKind[]): Promise<void> {
   const started = performance.now();
+  // Read first: a missing or damaged baseline fails the bench before its minutes of runs.
+  const baseline = readIssue14Baseline();
   const endMs = Date.now();
   const t0Ms = chooseT0Ms(endMs, STANDARD_POINTS, STANDARD_INTERVAL_MS);
   const httpPresent = existsSync(HTTP_BENCH_MODULE);
@@ -183,14 +191,15 @@ async function runEngineSuites(kinds: ValueKind[]): Promise<void> {
   const http = await runHttp(progress, endMs);
   progress.stop();
   const summaries = runs.map(summariseKind);
-  const checks = summaries.flatMap(checkTargets);
+  const checks = summaries.flatMap((s) => checkTargets(s, baseline));
+  const issue14 = summaries.map((s) => issue14Figures(s, baseline));
   const runsNote =
     `engine ${ENGINE_RUNS} runs, blob floor ${BLOB_FLOOR_RUNS}, row floor ${ROW_FLOOR_RUNS} per kind (for ${ROW_FLOOR_KINDS.join(', ')}), ` +
     'each in its own process';
   console.log('');
   for (const s of summaries) console.log(`${s.kind}: ${s.description}`);
   console.log('');
-  console.log(renderReport(summaries, checks, runsNote));
+  console.log(renderReport(summaries, checks, runsNote, issue14));
   console.log('');
   console.log(httpText(http, summaries.find((s) => s.kind === 'walk')?.enginePps.median));
   const durationSeconds = (performance.now() - started) / 1000;
@@ -217,8 +226,11 @@ async function runEngineSuites(kinds: ValueKind[]): Promise<void> {
       queries: `${TIMED_QUERIES} sequential after ${WARMUP_QUERIES} warm-ups, random seeded series`,
       bytes: 'sum of st_blocks*512 (du --block-size=1) after close(), divided by raw points',
       rss: 'process.resourceUsage().maxRSS of each measurement process',
+      encodings: 'after the bytes: every row of every partition file decoded read-only (chunkEncodingOf for FULL, bucketEncodingOf for rollups), rows and bytes counted per encoding; summaries pool the timed runs',
+      issue14: `FULL B/pt against VictoriaMetrics (lossy); seal and rollup pts/s against the medians in bench/baselines/issue14-before.json (run of ${baseline.date})`,
     },
     summaries,
+    issue14,
     targets: checks,
     http,
     runs,

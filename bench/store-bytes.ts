@@ -1,9 +1,10 @@
-// Owns the on-disk accounting of a closed store: allocated bytes per resolution, and what the chunks themselves hold.
+// Owns the on-disk accounting of a closed store: allocated bytes per resolution, what the chunks themselves hold, and which encodings they chose.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { RESOLUTIONS, type Resolution } from '../src/index.js';
 import { allocatedBytes } from './disk-usage.js';
+import { countFullRow, countRollupRow, emptyHistogram, type EncodingHistogram } from './encoding-histogram.js';
 
 /** One resolution's files. */
 export interface ResolutionBytes {
@@ -29,8 +30,14 @@ export interface StoreBytes {
   readonly byResolution: Record<Resolution, ResolutionBytes>;
 }
 
+const EMPTY_ROW = new Uint8Array(0);
+
+function partitionFileNames(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.sqlite')) : [];
+}
+
 function resolutionBytes(dir: string, allocated: number): ResolutionBytes {
-  const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.sqlite')) : [];
+  const names = partitionFileNames(dir);
   let chunks = 0;
   let payloadBytes = 0;
   let pageBytes = 0;
@@ -72,4 +79,27 @@ export function measureStoreBytes(dataDir: string): StoreBytes {
     walAllocatedBytes,
     byResolution,
   };
+}
+
+/**
+ * Counts the encoding of every row of a closed store's partition files (decodes each row, read-only):
+ * FULL rows as chunks, the other resolutions as bucket rows. Call after measureStoreBytes, which
+ * must see the files before anything opens them.
+ */
+export function measureEncodings(dataDir: string): EncodingHistogram {
+  const histogram = emptyHistogram();
+  for (const res of RESOLUTIONS) {
+    const dir = join(dataDir, 'partitions', res);
+    const count = res === 'FULL' ? countFullRow : countRollupRow;
+    for (const name of partitionFileNames(dir)) {
+      const db = new Database(join(dir, name), { readonly: true, fileMustExist: true });
+      try {
+        // A row whose data is not a blob goes in as empty bytes: its codec throws, and it is counted undecodable.
+        for (const data of db.prepare('SELECT data FROM chunk').pluck().iterate()) count(histogram, data instanceof Uint8Array ? data : EMPTY_ROW);
+      } finally {
+        db.close();
+      }
+    }
+  }
+  return histogram;
 }

@@ -1,5 +1,6 @@
 // Owns condensing one kind's runs (floors, engine) into the numbers the report prints and the targets judge.
 import type { EngineResult } from './engine.js';
+import { mergeHistograms, type EncodingHistogram } from './encoding-histogram.js';
 import type { FloorResult } from './floors.js';
 import { medianOf, spreadOf, type Spread } from './spread.js';
 import type { ValueKind } from '../src/workload/standard-workload.js';
@@ -36,6 +37,8 @@ export interface KindSummary {
   readonly enginePps: Spread;
   readonly inclFlushPps: Spread;
   readonly sealPps: Spread;
+  /** Points per second of compactStore() after flush (issue 14: compaction rewrites every FULL partition). */
+  readonly compactPps: Spread;
   readonly rollupPps: Spread;
   /** False when flush() yielded before sealing everything: then "seal" and "rollup" overlap. */
   readonly sealSplitClean: boolean;
@@ -57,6 +60,10 @@ export interface KindSummary {
   readonly rowFloorRssMb: number;
   readonly blobFloorRssMb: number;
   readonly readBack: string;
+  /** The encodings the rows chose, the timed runs pooled (their counts added up). */
+  readonly encodings: EncodingHistogram;
+  /** Timed runs pooled into `encodings`. */
+  readonly encodingRuns: number;
 }
 
 function plotSummaries(engine: readonly EngineResult[]): PlotSummary[] {
@@ -95,6 +102,7 @@ export function summariseKind(runs: KindRuns): KindSummary {
     enginePps,
     inclFlushPps: spreadOf(engine.map((e) => e.inclFlushPointsPerSecond)),
     sealPps: spreadOf(engine.map((e) => e.sealPointsPerSecond)),
+    compactPps: spreadOf(engine.map((e) => e.points / e.compactSeconds)),
     rollupPps: spreadOf(engine.map((e) => e.rollupPointsPerSecond)),
     sealSplitClean: engine.every((e) => e.flush.sealedSynchronously),
     rolledUpSourcePoints: engine[0]?.flush.rolledUpSourcePoints ?? null,
@@ -115,5 +123,7 @@ export function summariseKind(runs: KindRuns): KindSummary {
     rowFloorRssMb: medianOf(runs.rowFloor, (f) => f.peakRssBytes) / MIB,
     blobFloorRssMb: medianOf(runs.blobFloor, (f) => f.peakRssBytes) / MIB,
     readBack: `${readBacks.reduce((s, r) => s + r.exact, 0)}/${readBacks.reduce((s, r) => s + r.checked, 0)}`,
+    encodings: mergeHistograms(engine.map((e) => e.encodings)),
+    encodingRuns: engine.length,
   };
 }

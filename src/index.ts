@@ -1,5 +1,6 @@
 // The one public barrel of Strata: openStore, the store's types, the error type and its codes.
-export { openStore } from './store.js';
+export { compactStore, openStore } from './store.js';
+export type { CompactionResult } from './ingest/compactor.js';
 export type {
   ListMetricsOptions,
   MetricInfo,

@@ -10,6 +10,7 @@ import type { Point } from './model/sample.js';
 import { Head } from './ingest/head.js';
 import { nextWindowToSeal } from './ingest/seal-pick.js';
 import { SealRunner, type SealPick } from './ingest/seal-runner.js';
+import { removeCompactionLeftovers, type CompactionResult } from './ingest/compactor.js';
 import type { LiveRecords } from './ingest/sealer.js';
 import { IngestScratch, validateBatch, validateColumns, type TimeBounds, type ValidatedBatch } from './ingest/validate.js';
 import { ChunkCache } from './query/chunk-cache.js';
@@ -17,6 +18,7 @@ import { scanMetricNames } from './query/metric-scan.js';
 import { overLimitMessage, planQuery } from './query/planner.js';
 import { readBuckets, readSamples, type ReaderSources } from './query/series-reader.js';
 import { valuesFromBuckets, valuesFromSamples } from './query/values.js';
+import { expiryCutoffMs } from './retention/policy.js';
 import { sweepExpired } from './retention/sweeper.js';
 import { DueIndex } from './rollup/due-index.js';
 import { RollupPool } from './rollup/rollup-pool.js';
@@ -30,6 +32,7 @@ import { PartitionLedger } from './storage/partition-ledger.js';
 import { PartitionSet } from './storage/partition-set.js';
 import { SeriesRegistry } from './storage/series-registry.js';
 import { WalLog } from './storage/wal-log.js';
+import { CompactionRunner } from './store-compaction.js';
 import { healthOf, WalDurability } from './store-health.js';
 import { headViewOf } from './store-head-view.js';
 import { resolveStoreOptions, type StoreConfig } from './store-options.js';
@@ -53,6 +56,7 @@ class EngineStore implements Store {
   private readonly pool: RollupPool;
   private readonly scheduler: RollupScheduler;
   private readonly seals: SealRunner;
+  private readonly compaction: CompactionRunner;
   private readonly reader: ReaderSources;
   private readonly unlock: () => void;
   private timer: NodeJS.Timeout | undefined;
@@ -75,6 +79,8 @@ class EngineStore implements Store {
       // check below the cache does not exist yet, and nothing is cached.)
       onDamaged: (d) => (this.cache as ChunkCache | undefined)?.invalidateRange(d.res, d.startMs, partitionEndOf(d.res, d.startMs)),
     });
+    // A compaction the last process did not finish left its new file; the partition itself is intact.
+    removeCompactionLeftovers(cfg.dir);
     // Cheap for listed files (header and size); files the catalog does not list are verified once and adopted.
     this.ledger.open();
     this.partitions = new PartitionSet(cfg.dir, cfg.durability, this.ledger);
@@ -114,6 +120,23 @@ class EngineStore implements Store {
       onPartitionRecorded: (row: PartitionRow) => this.ledger.learn([row]),
     };
     this.seals = new SealRunner({ sealer, live: this.live, logger: cfg.logger, stepPoints: SEAL_STEP_POINTS, stepSeries: SEAL_STEP_SERIES_MAX });
+    this.compaction = new CompactionRunner(
+      {
+        dataDir: cfg.dir,
+        durability: cfg.durability,
+        partitions: this.partitions,
+        lowerCount: (start, chunks) => this.ledger.lowered('FULL', start, chunks),
+      },
+      {
+        unavailable: (start) => this.compactionUnavailable(start),
+        readByWorkers: (start) => this.scheduler.isReading('FULL', start),
+        settleWorkers: () => this.scheduler.settle(),
+        onReplaced: (start) => this.cache.invalidateRange('FULL', start, partitionEndOf('FULL', start)),
+        closed: () => this.closed,
+        nowMs: () => cfg.clock.now(),
+        logger: cfg.logger,
+      },
+    );
     this.reader = {
       cache: this.cache,
       due: this.due,
@@ -266,6 +289,16 @@ class EngineStore implements Store {
     return nextWindowToSeal(this.head, { nowMs: this.cfg.clock.now(), graceMs: this.cfg.graceMs, fullDamaged: (start) => this.fullDamaged(start) });
   };
 
+  /** True when compaction must leave a FULL partition alone now (see CompactionGuards.unavailable). */
+  private compactionUnavailable(partitionStartMs: number): boolean {
+    const endMs = partitionEndOf('FULL', partitionStartMs);
+    if (this.ledger.damageOf('FULL', partitionStartMs) !== undefined) return true;
+    if (this.seals.current?.partitionStartMs === partitionStartMs) return true;
+    if (endMs <= expiryCutoffMs(this.cfg.clock.now(), this.cfg.retention, 'FULL')) return true;
+    for (const w of this.head.windows.keys()) if (w >= partitionStartMs && w < endMs) return true;
+    return false;
+  }
+
   private fullDamaged(windowStartMs: number): boolean {
     return this.ledger.damageOf('FULL', partitionStartOf('FULL', windowStartMs)) !== undefined;
   }
@@ -276,7 +309,8 @@ class EngineStore implements Store {
       retention: this.cfg.retention,
       partitions: this.partitions,
       // The partition a seal is writing into stays until the seal is done.
-      isReading: (res, start) => this.scheduler.isReading(res, start) || (res === 'FULL' && this.seals.current?.partitionStartMs === start),
+      isReading: (res, start) =>
+        this.scheduler.isReading(res, start) || (res === 'FULL' && (this.seals.current?.partitionStartMs === start || this.compaction.current === start)),
       onDropped: (res, start, endMs) => {
         this.ledger.forget(res, start);
         this.cache.invalidateBefore(res, endMs);
@@ -302,6 +336,7 @@ class EngineStore implements Store {
       this.seals.start(this.nextToSeal);
       this.scheduler.pump();
       this.sweep();
+      if (this.seals.current === undefined) this.compaction.startNext();
     } catch (error) {
       this.cfg.logger.error({ err: error }, 'maintenance failed');
     }
@@ -322,6 +357,12 @@ class EngineStore implements Store {
     await this.seals.settled();
     await this.scheduler.drain();
     this.sweep();
+  }
+
+  /** Compacts every quiet FULL partition now (see compactStore). */
+  compactNow(): Promise<CompactionResult[]> {
+    this.ensureOpen();
+    return this.compaction.compactAll();
   }
 
   /** Waits for the seal going on, if any, starting none (see sealsSettled). */
@@ -388,6 +429,8 @@ class EngineStore implements Store {
     if (this.timer !== undefined) clearInterval(this.timer);
     // A seal going on finishes (its pick starts no other once closed); its files must stay open.
     await this.seals.settled();
+    // A compaction going on abandons at its next step (closed is set) and deletes its new file.
+    await this.compaction.settled();
     await this.scheduler.settle();
     await this.pool.close();
     this.wal.close();
@@ -429,6 +472,17 @@ export async function rollupsSettled(store: Store): Promise<void> {
 export async function sealsSettled(store: Store): Promise<void> {
   if (!(store instanceof EngineStore)) throw new TypeError('sealsSettled takes a store opened by openStore');
   await store.settleSeals();
+}
+
+/**
+ * Compacts every FULL partition that is quiet now (no head window in it, not being sealed into,
+ * not damaged, not expired) and not already compacted, one after another, and resolves with what
+ * each compaction did. The store also compacts in the background; this is for embedders that
+ * want it done now (before measuring disk use, or before a backup), for tests and benchmarks.
+ */
+export async function compactStore(store: Store): Promise<CompactionResult[]> {
+  if (!(store instanceof EngineStore)) throw new TypeError('compactStore takes a store opened by openStore');
+  return store.compactNow();
 }
 
 /** Turns the seal runner of `store` has run since it opened (for tests and benchmarks). */

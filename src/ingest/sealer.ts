@@ -1,7 +1,8 @@
 // Owns sealing: turning a head window into one compressed chunk per series in a FULL partition file.
 import type { SampleColumns } from '../model/bucket.js';
 import type { Catalog, DueRow, PartitionRow } from '../storage/catalog.js';
-import { decodeChunk, encodeChunk } from '../storage/chunk-codec.js';
+import { encodeChunk } from '../storage/chunk-codec.js';
+import { readFullWindow } from '../storage/full-window.js';
 import { damageOfError } from '../storage/partition-damage.js';
 import { partitionStartOf, type ChunkWrite, type PartitionSet } from '../storage/partition-set.js';
 import type { WalLog } from '../storage/wal-log.js';
@@ -109,8 +110,8 @@ export class SealRun {
         let samples: SampleColumns = buffer.samples();
         // Always look: a stored chunk (an earlier seal, or one a crash left without its marker) is
         // merged under the head's samples, so sealing never depends on bookkeeping to keep data.
-        const stored = deps.partitions.readChunk('FULL', seriesId, window.startMs);
-        if (stored !== undefined) samples = mergeSamples(decodeChunk(stored), samples);
+        const stored = readFullWindow(deps.partitions, seriesId, window.startMs);
+        if (stored !== undefined) samples = mergeSamples(stored, samples);
         writes.push({ seriesId, chunkStartMs: window.startMs, data: encodeChunk(samples) });
         ids.push(seriesId);
         points += buffer.length;

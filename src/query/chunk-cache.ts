@@ -4,7 +4,7 @@ import { assert } from '../core/assert.js';
 import type { BucketColumns, SampleColumns } from '../model/bucket.js';
 import type { Resolution } from '../model/resolution.js';
 import { decodeBuckets } from '../storage/bucket-codec.js';
-import { decodeChunk } from '../storage/chunk-codec.js';
+import { readFullWindow } from '../storage/full-window.js';
 import type { PartitionSet } from '../storage/partition-set.js';
 
 /** Most bytes of decoded columns the cache holds (about 8 bytes per number). */
@@ -67,8 +67,13 @@ export class ChunkCache {
     const key = keyOf(res, seriesId, chunkStartMs);
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit.decoded;
-    const bytes = this.partitions.readChunk(res, seriesId, chunkStartMs);
-    const decoded = bytes === undefined ? null : res === 'FULL' ? decodeChunk(bytes) : decodeBuckets(bytes);
+    let decoded: Decoded;
+    if (res === 'FULL') {
+      decoded = readFullWindow(this.partitions, seriesId, chunkStartMs) ?? null;
+    } else {
+      const bytes = this.partitions.readChunk(res, seriesId, chunkStartMs);
+      decoded = bytes === undefined ? null : decodeBuckets(bytes);
+    }
     this.entries.set(key, { res, chunkStartMs, decoded });
     return decoded;
   }

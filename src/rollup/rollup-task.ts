@@ -3,7 +3,7 @@ import { isStrataError } from '../core/errors.js';
 import type { BucketColumns } from '../model/bucket.js';
 import { LAYOUT, type Resolution, type RollupResolution } from '../model/resolution.js';
 import { decodeBuckets, encodeBuckets } from '../storage/bucket-codec.js';
-import { decodeChunk } from '../storage/chunk-codec.js';
+import { readFullWindow } from '../storage/full-window.js';
 import type { Durability } from '../storage/open-database.js';
 import type { PartitionCount, PartitionNote } from '../storage/partition-ledger.js';
 import { PartitionSet, type ChunkWrite, type PartitionState, type PartitionWatch } from '../storage/partition-set.js';
@@ -88,13 +88,14 @@ interface Computed {
 
 /** Buckets at the target width computed from one stored source chunk, or undefined when it is gone. */
 function fromSource(parts: PartitionSet, task: RollupTask, seriesId: number, sourceStartMs: number): Computed | undefined {
-  const bytes = parts.readChunk(task.sourceRes, seriesId, sourceStartMs);
-  if (bytes === undefined) return undefined;
   const widthMs = LAYOUT[task.targetRes].bucketWidthMs;
   if (task.sourceRes === 'FULL') {
-    const samples = decodeChunk(bytes);
+    const samples = readFullWindow(parts, seriesId, sourceStartMs);
+    if (samples === undefined) return undefined;
     return { buckets: bucketsFromSamples(samples, widthMs), sourcePoints: samples.length + (samples.strings?.length ?? 0) };
   }
+  const bytes = parts.readChunk(task.sourceRes, seriesId, sourceStartMs);
+  if (bytes === undefined) return undefined;
   const child = decodeBuckets(bytes);
   return { buckets: bucketsFromBuckets(child, widthMs), sourcePoints: child.length };
 }

@@ -3,26 +3,34 @@ import { assert } from '../core/assert.js';
 import { StrataError } from '../core/errors.js';
 import type { BucketColumns } from '../model/bucket.js';
 import { BitReader, BitWriter } from './bit-stream.js';
-import { readFloatColumn, writeFloatColumn } from './float-column.js';
+import { FloatScratch, readFloatColumn, writeFloatColumn, type FloatColumnOptions, type FloatScheme } from './float-column.js';
+import { frameBody, FRAME_VERSION, openFrame, smallestFrame, type EncodeEffort } from './entropy-stage.js';
 import { fitsPackedInts, readPackedInts, writePackedInts } from './int-column.js';
 import { readTimestamps, writeTimestamps } from './timestamp-column.js';
 import { readVarUint, writeVarUint } from './varint.js';
 
-// Layout (bit-stream.ts defines bit order):
-//   u8      format version (BUCKET_FORMAT_VERSION)
+// Format 2 (entropy-stage.ts frames it): u8 version 2, u8 flags, then the body, brotli-compressed
+// when the flags say so. Body (bit-stream.ts defines bit order):
 //   varint  bucket count n
 //   startsMs            timestamp column (regular starts cost one bit each)
 //   numPoints           packed integer column (usually constant: a few bits per 64 buckets)
 //   numPoints - count   packed integer column (string samples are rare, so usually all zero)
-//   mean, m2, min, max  float columns, each choosing decimal or XOR on its own: min and max of
-//                       decimal data are decimal, mean and m2 rarely are. A count-0 bucket's NaN
-//                       stats push their columns to XOR, which keeps NaN bit-exact.
+//   mean, m2, min, max  float columns, each choosing its own scheme (float-column.ts): min and max
+//                       of decimal data are decimal, mean and m2 rarely are. A count-0 bucket's
+//                       NaN stats become raw exceptions or push their column to XOR; either keeps
+//                       NaN bit-exact.
+// Format 1 was u8 version 1 and the same body unframed, with format-1 float schemes; it still reads.
 
-/** Version byte that opens every bucket row; bump it when the layout changes. */
-export const BUCKET_FORMAT_VERSION = 1;
+/** Version byte that opens every bucket row written now (entropy-stage.ts's frame). */
+export const BUCKET_FORMAT_VERSION = FRAME_VERSION;
+/** The format before the entropy stage, still decoded. */
+const BUCKET_FORMAT_V1 = 1;
+
+const PACKED: FloatColumnOptions = { bytes: false };
+const BYTES: FloatColumnOptions = { bytes: true };
 
 /** Encodes one series' buckets; decodeBuckets returns bit-identical columns. */
-export function encodeBuckets(buckets: BucketColumns): Uint8Array {
+export function encodeBuckets(buckets: BucketColumns, effort: EncodeEffort = 'fast'): Uint8Array {
   const length = buckets.length;
   const { startsMs, numPoints, count, mean, m2, min, max } = buckets;
   for (const column of [startsMs, numPoints, count, mean, m2, min, max]) {
@@ -31,27 +39,57 @@ export function encodeBuckets(buckets: BucketColumns): Uint8Array {
   const uncounted = new Float64Array(length);
   for (let i = 0; i < length; i++) uncounted[i] = numPoints[i]! - count[i]!;
   assert(fitsPackedInts(numPoints, length) && fitsPackedInts(uncounted, length), 'bucket counts must be integers');
+  const scratch = new FloatScratch(length);
+  const packed = bucketBody(buckets, uncounted, PACKED, scratch);
+  if (effort === 'fast') return frameBody(packed);
+  return smallestFrame(packed, bucketBody(buckets, uncounted, BYTES, scratch));
+}
+
+function bucketBody(buckets: BucketColumns, uncounted: Float64Array, options: FloatColumnOptions, scratch: FloatScratch): Uint8Array {
+  const length = buckets.length;
   const writer = new BitWriter(length * 24 + 64);
-  writer.writeBits(BUCKET_FORMAT_VERSION, 8);
   writeVarUint(writer, length);
-  writeTimestamps(writer, startsMs, length);
-  writePackedInts(writer, numPoints, length);
+  writeTimestamps(writer, buckets.startsMs, length);
+  writePackedInts(writer, buckets.numPoints, length);
   writePackedInts(writer, uncounted, length);
-  // One scratch array for the four float columns; writeFloatColumn overwrites it each time.
-  const scratch = uncounted;
-  writeFloatColumn(writer, mean, length, scratch);
-  writeFloatColumn(writer, m2, length, scratch);
-  writeFloatColumn(writer, min, length, scratch);
-  writeFloatColumn(writer, max, length, scratch);
+  writeFloatColumn(writer, buckets.mean, length, scratch, options);
+  writeFloatColumn(writer, buckets.m2, length, scratch, options);
+  writeFloatColumn(writer, buckets.min, length, scratch, options);
+  writeFloatColumn(writer, buckets.max, length, scratch, options);
   return writer.finish();
 }
 
 /** Decodes a bucket row written by encodeBuckets. */
 export function decodeBuckets(bytes: Uint8Array): BucketColumns {
-  const reader = new BitReader(bytes);
-  const version = reader.readBits(8);
-  if (version !== BUCKET_FORMAT_VERSION) {
-    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `bucket format version ${version} is not supported`, {
+  return readBuckets(bytes).buckets;
+}
+
+/** How a bucket row is encoded, for the bench's histogram: the entropy stage and each stat's scheme. */
+export interface BucketEncoding {
+  readonly format: number;
+  readonly entropy: 'none' | 'brotli';
+  /** Schemes of mean, m2, min and max, in that order. */
+  readonly stats: readonly (FloatScheme | undefined)[];
+}
+
+/** The encoding of a bucket row (decodes it). */
+export function bucketEncodingOf(bytes: Uint8Array): BucketEncoding {
+  return readBuckets(bytes).encoding;
+}
+
+function readBuckets(bytes: Uint8Array): { buckets: BucketColumns; encoding: BucketEncoding } {
+  const version = bytes[0];
+  let reader: BitReader;
+  let entropy: 'none' | 'brotli' = 'none';
+  if (version === BUCKET_FORMAT_VERSION) {
+    const frame = openFrame(bytes);
+    reader = frame.reader;
+    entropy = frame.entropy;
+  } else if (version === BUCKET_FORMAT_V1) {
+    reader = new BitReader(bytes);
+    reader.readBits(8);
+  } else {
+    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `bucket format version ${String(version)} is not supported`, {
       version,
       supported: BUCKET_FORMAT_VERSION,
     });
@@ -71,10 +109,12 @@ export function decodeBuckets(bytes: Uint8Array): BucketColumns {
   readPackedInts(reader, numPoints, length);
   readPackedInts(reader, count, length);
   for (let i = 0; i < length; i++) count[i] = numPoints[i]! - count[i]!;
-  readFloatColumn(reader, mean, length);
-  readFloatColumn(reader, m2, length);
-  readFloatColumn(reader, min, length);
-  readFloatColumn(reader, max, length);
+  const stats = [
+    readFloatColumn(reader, mean, length),
+    readFloatColumn(reader, m2, length),
+    readFloatColumn(reader, min, length),
+    readFloatColumn(reader, max, length),
+  ];
   reader.assertWithinInput();
-  return { length, startsMs, numPoints, count, mean, m2, min, max };
+  return { buckets: { length, startsMs, numPoints, count, mean, m2, min, max }, encoding: { format: version, entropy, stats } };
 }

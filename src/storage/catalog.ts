@@ -140,6 +140,15 @@ export class Catalog {
     this.upsertPartition.run(row.res, row.startMs, row.chunks, row.firstSeq);
   }
 
+  /**
+   * Sets a partition's chunk count to exactly `chunks`, lower than before: compaction records the
+   * count of the file that is about to replace the old one, before the swap, so that the file on
+   * disk always holds at least what the catalog says.
+   */
+  lowerPartitionCount(res: Resolution, startMs: number, chunks: number): void {
+    this.db.prepare('UPDATE partition_file SET chunks = min(chunks, ?) WHERE res = ? AND start_ms = ?').run(chunks, res, startMs);
+  }
+
   /** Every partition file the catalog says must exist. */
   loadPartitions(): PartitionRow[] {
     const rows = this.db.prepare('SELECT res, start_ms AS startMs, chunks, first_seq AS firstSeq FROM partition_file ORDER BY res, start_ms').all() as PartitionRow[];

@@ -3,39 +3,61 @@ import { assert } from '../core/assert.js';
 import { StrataError } from '../core/errors.js';
 import type { SampleColumns, StringColumns } from '../model/bucket.js';
 import { BitReader, BitWriter } from './bit-stream.js';
-import { readFloatColumn, writeFloatColumn } from './float-column.js';
+import { FloatScratch, readFloatColumn, writeFloatColumn, type FloatColumnOptions, type FloatScheme } from './float-column.js';
+import { frameBody, FRAME_VERSION, openFrame, smallestFrame, type EncodeEffort } from './entropy-stage.js';
 import { readTimestamps, TIMESTAMP_MAGNITUDE_MAX, writeTimestamps } from './timestamp-column.js';
 import { readVarUint, unzigzag, writeVarUint, zigzag } from './varint.js';
 
-// Layout (bit-stream.ts defines bit order):
-//   u8      format version (CHUNK_FORMAT_VERSION)
+// Format 2 (entropy-stage.ts frames it): u8 version 2, u8 flags, then the body, brotli-compressed
+// when the flags say so. Body (bit-stream.ts defines bit order):
 //   varint  numeric sample count n, then string sample count m
 //   n timestamps (timestamp-column.ts), then n values (float-column.ts: scheme byte + data)
 //   zero bits up to a byte boundary
 //   m string samples: first timestamp as zigzag varint, then m - 1 varint deltas,
 //   then each string as a varint UTF-8 byte length and its bytes.
+// Format 1 was u8 version 1 and the same body unframed, with format-1 float schemes; it still reads.
 // Strings are rare (a status text among numbers), so they get a plain byte layout and stay out
 // of the way of the numeric columns.
 
-/** Version byte that opens every chunk; bump it when the layout changes. */
-export const CHUNK_FORMAT_VERSION = 1;
+/** Version byte that opens every chunk written now (entropy-stage.ts's frame). */
+export const CHUNK_FORMAT_VERSION = FRAME_VERSION;
+/**
+ * Most numeric samples one chunk may hold: 2^24, more than a 2 h window of one sample every
+ * millisecond (7.2 M); compaction leaves a series' windows apart rather than exceed it.
+ */
+export const CHUNK_LENGTH_MAX = 2 ** 24;
+
+/** The format before the entropy stage, still decoded. */
+const CHUNK_FORMAT_V1 = 1;
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Encodes one series' samples into a chunk; decodeChunk returns bit-identical columns. */
-export function encodeChunk(samples: SampleColumns): Uint8Array {
+/**
+ * Encodes one series' samples into a chunk; decodeChunk returns bit-identical columns. 'fast'
+ * (sealing) writes the packed layout; 'compact' (compaction) also tries the entropy stage.
+ */
+export function encodeChunk(samples: SampleColumns, effort: EncodeEffort = 'fast'): Uint8Array {
+  assert(samples.timestampsMs.length >= samples.length && samples.values.length >= samples.length, 'sample columns shorter than length');
+  const scratch = new FloatScratch(samples.length);
+  const packed = chunkBody(samples, PACKED, scratch);
+  if (effort === 'fast') return frameBody(packed);
+  return smallestFrame(packed, chunkBody(samples, BYTES, scratch));
+}
+
+const PACKED: FloatColumnOptions = { bytes: false };
+const BYTES: FloatColumnOptions = { bytes: true };
+
+function chunkBody(samples: SampleColumns, options: FloatColumnOptions, scratch: FloatScratch): Uint8Array {
   const length = samples.length;
-  assert(samples.timestampsMs.length >= length && samples.values.length >= length, 'sample columns shorter than length');
   const strings = samples.strings;
   const stringCount = strings === null ? 0 : strings.length;
   // About 6 bytes a point covers full-precision data (about 5); the writer grows for anything worse.
   const writer = new BitWriter(length * 6 + 64);
-  writer.writeBits(CHUNK_FORMAT_VERSION, 8);
   writeVarUint(writer, length);
   writeVarUint(writer, stringCount);
   writeTimestamps(writer, samples.timestampsMs, length);
-  writeFloatColumn(writer, samples.values, length, new Float64Array(length));
+  writeFloatColumn(writer, samples.values, length, scratch, options);
   if (strings !== null && stringCount > 0) {
     writer.alignToByte();
     writeStrings(writer, strings);
@@ -43,33 +65,57 @@ export function encodeChunk(samples: SampleColumns): Uint8Array {
   return writer.finish();
 }
 
-/** Decodes a chunk written by encodeChunk. */
+/** Decodes a chunk written by encodeChunk (either format). */
 export function decodeChunk(bytes: Uint8Array): SampleColumns {
-  const reader = new BitReader(bytes);
-  const version = reader.readBits(8);
-  if (version !== CHUNK_FORMAT_VERSION) {
-    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `chunk format version ${version} is not supported`, {
+  return readChunk(bytes).samples;
+}
+
+/** How a chunk is encoded, for the bench's histogram: the entropy stage and the value scheme. */
+export interface ChunkEncoding {
+  readonly format: number;
+  readonly entropy: 'none' | 'brotli';
+  readonly values: FloatScheme | undefined;
+}
+
+/** The encoding of a chunk (decodes it). */
+export function chunkEncodingOf(bytes: Uint8Array): ChunkEncoding {
+  return readChunk(bytes).encoding;
+}
+
+function readChunk(bytes: Uint8Array): { samples: SampleColumns; encoding: ChunkEncoding } {
+  const version = bytes[0];
+  let reader: BitReader;
+  let entropy: 'none' | 'brotli' = 'none';
+  if (version === CHUNK_FORMAT_VERSION) {
+    const frame = openFrame(bytes);
+    reader = frame.reader;
+    entropy = frame.entropy;
+  } else if (version === CHUNK_FORMAT_V1) {
+    reader = new BitReader(bytes);
+    reader.readBits(8);
+  } else {
+    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `chunk format version ${String(version)} is not supported`, {
       version,
       supported: CHUNK_FORMAT_VERSION,
     });
   }
   const length = readVarUint(reader);
   const stringCount = readVarUint(reader);
-  // Even a constant regular series costs 12 bits per 64 points (the packed blocks' headers), and
-  // every string a byte; larger counts mean corruption, and refusing them avoids allocating
-  // gigabytes for a damaged row.
-  assert(length <= 8 * reader.inputBits && stringCount <= reader.inputBits / 8, 'chunk counts exceed its size');
+  // A regular constant series costs a few bits whatever its length, so the size cannot bound the
+  // count; CHUNK_LENGTH_MAX does (more than a 2 h window of 1 ms samples), and refusing a larger
+  // count avoids allocating gigabytes for a damaged row. Every string costs at least a byte.
+  assert(length <= CHUNK_LENGTH_MAX && stringCount <= reader.inputBits / 8, 'chunk counts exceed its size');
   const timestampsMs = new Float64Array(length);
   const values = new Float64Array(length);
   readTimestamps(reader, timestampsMs, length);
-  readFloatColumn(reader, values, length);
+  const scheme = readFloatColumn(reader, values, length);
   let strings: StringColumns | null = null;
   if (stringCount > 0) {
     reader.alignToByte();
     strings = readStrings(reader, stringCount);
   }
   reader.assertWithinInput();
-  return { length, timestampsMs, values, strings };
+  return { samples: { length, timestampsMs, values, strings }, encoding: { format: version, entropy, values: scheme } };
 }
 
 function writeStrings(writer: BitWriter, strings: StringColumns): void {

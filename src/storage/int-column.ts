@@ -5,10 +5,12 @@ import { bitLength } from './bit-stream.js';
 import { readSignedBits, writeSignedBits } from './varint.js';
 
 /**
- * Largest magnitude an element may have. Deltas then stay within 2^52 and the per-block offsets
- * (delta minus the block's smallest delta) within 2^53, so every step is exact in a double.
+ * Largest magnitude an element may have. Deltas then stay within 2^51 and the per-block offsets
+ * (delta minus the block's smallest delta) within 2^52, so every step is exact in a double and
+ * fits the 53-bit width field. (Format 1 allowed 2^51, where alternating extremes made an offset
+ * of 2^53, 54 bits wide: the writer refused it. Reading is unchanged.)
  */
-export const PACKED_INT_MAGNITUDE_MAX = 2 ** 51;
+export const PACKED_INT_MAGNITUDE_MAX = 2 ** 50;
 
 /**
  * Deltas per block. Each block pays a 6-bit width and its reference (about 12 to 20 bits), so 64

@@ -151,6 +151,16 @@ export class PartitionLedger implements PartitionWatch {
     }
   }
 
+  /**
+   * Compaction is replacing a file by one holding exactly `chunks` (fewer): the one place a count
+   * goes down. Recorded in the catalog first, so a crash before the swap leaves the old, larger
+   * file over a lower count, which is sound.
+   */
+  lowered(res: Resolution, startMs: number, chunks: number): void {
+    this.deps.catalog.lowerPartitionCount(res, startMs, chunks);
+    this.entries.set(keyOf(res, startMs), { chunks, verified: true });
+  }
+
   /** PartitionWatch: a file was found damaged. Recorded in memory and in the catalog, and logged, once. */
   damaged(found: PartitionDamage): void {
     const key = keyOf(found.res, found.startMs);

@@ -6,7 +6,7 @@ import { Catalog, type DamageRow, type DueRow, type PartitionRow } from './catal
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, type Durability } from './open-database.js';
 import { CATALOG_FILE, partitionKey, type Finding } from './partition-audit.js';
 import { partitionEndOf, partitionRangeText, type DamageReason } from './partition-damage.js';
-import { chunkStartOfKey, PARTITIONS_DIR, partitionPath, seriesOfKey } from './partition-set.js';
+import { chunkStartsOfKey, PARTITIONS_DIR, partitionPath, seriesOfKey } from './partition-set.js';
 import { chunkKeysOf, inspectPartitionFile } from './partition-verify.js';
 import { WalLog } from './wal-log.js';
 
@@ -255,7 +255,9 @@ class Repair {
     for (const s of this.sourceStarts(res, startMs)) {
       const path = partitionPath(this.dataDir, source, s);
       if (!existsSync(path) || !inspectPartitionFile(path, undefined, 'recover').ok) continue;
-      for (const key of chunkKeysOf(path)) due.push({ sourceRes: source, sourceStartMs: chunkStartOfKey(source, s, key), seriesId: seriesOfKey(key), gen: ++this.gen });
+      for (const key of chunkKeysOf(path)) {
+        for (const start of chunkStartsOfKey(source, s, key)) due.push({ sourceRes: source, sourceStartMs: start, seriesId: seriesOfKey(key), gen: ++this.gen });
+      }
     }
     this.catalog.addDue(due);
     return due.length;

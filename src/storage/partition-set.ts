@@ -1,6 +1,6 @@
 // Owns the partition files of every resolution: naming, opening, chunk reads and writes, dropping.
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { assert } from '../core/assert.js';
 import { alignDown } from '../core/time.js';
@@ -13,10 +13,17 @@ import { verifyOpenPartition } from './partition-verify.js';
 /** Chunk slots per partition file; the chunk key is series_id * SLOTS_PER_PARTITION + slot. */
 export const SLOTS_PER_PARTITION = 16;
 
+/**
+ * The slot of a compacted chunk: one chunk holding a series over its whole partition window,
+ * written by compaction (ingest/compactor.ts). Readers merge it under the window slots (which hold
+ * anything sealed after the compaction). Layouts use fewer slots (asserted below), so it is free.
+ */
+export const COMPACTED_SLOT = SLOTS_PER_PARTITION - 1;
+
 for (const res of RESOLUTIONS) {
   const { chunkWidthMs, partitionWidthMs } = LAYOUT[res];
-  if (partitionWidthMs % chunkWidthMs !== 0 || partitionWidthMs / chunkWidthMs > SLOTS_PER_PARTITION) {
-    throw new Error(`layout of ${res}: partition width must be a multiple of at most ${SLOTS_PER_PARTITION} chunk widths`);
+  if (partitionWidthMs % chunkWidthMs !== 0 || partitionWidthMs / chunkWidthMs > COMPACTED_SLOT) {
+    throw new Error(`layout of ${res}: partition width must be a multiple of at most ${COMPACTED_SLOT} chunk widths`);
   }
 }
 
@@ -45,11 +52,14 @@ export interface ChunkWrite {
 interface OpenPartition {
   readonly db: Database.Database;
   readonly select: Database.Statement;
+  readonly rowsAfter: Database.Statement;
   /** Inserts a chunk unless its key exists (then `changes` is 0 and `update` rewrites it). */
   readonly insert: Database.Statement;
   readonly update: Database.Statement;
   /** Chunks the file holds: counted when it was verified (or known exactly), plus every insert since. */
   chunks: number;
+  /** The file was written by compaction (COMPACTED_APPLICATION_ID): it may hold compacted chunks. */
+  readonly compacted: boolean;
 }
 
 /** What the owner of the catalog knows about one partition file, handed to whoever opens it. */
@@ -105,6 +115,35 @@ export function chunkStartOfKey(res: Resolution, partitionStartMs: number, key: 
   return partitionStartMs + (key - seriesOfKey(key) * SLOTS_PER_PARTITION) * LAYOUT[res].chunkWidthMs;
 }
 
+/**
+ * The chunk starts a key stands for: its own window, or every window of the partition for a
+ * compacted chunk (COMPACTED_SLOT).
+ */
+export function chunkStartsOfKey(res: Resolution, partitionStartMs: number, key: number): number[] {
+  if (key - seriesOfKey(key) * SLOTS_PER_PARTITION !== COMPACTED_SLOT) return [chunkStartOfKey(res, partitionStartMs, key)];
+  const { chunkWidthMs, partitionWidthMs } = LAYOUT[res];
+  const out: number[] = [];
+  for (let start = partitionStartMs; start < partitionStartMs + partitionWidthMs; start += chunkWidthMs) out.push(start);
+  return out;
+}
+
+/**
+ * PRAGMA application_id of a file compaction wrote: readers look for compacted chunks only in such
+ * files, so files never compacted cost no extra lookup per read.
+ */
+export const COMPACTED_APPLICATION_ID = 0x53544331;
+
+/** The key of a series' compacted chunk (see COMPACTED_SLOT). */
+export function compactedKey(seriesId: number): number {
+  return seriesId * SLOTS_PER_PARTITION + COMPACTED_SLOT;
+}
+
+/** One stored row, as compaction reads them. */
+export interface ChunkRow {
+  readonly key: number;
+  readonly data: Uint8Array;
+}
+
 /** Start of the partition window holding `timeMs` at `res`. */
 export function partitionStartOf(res: Resolution, timeMs: number): number {
   return alignDown(timeMs, LAYOUT[res].partitionWidthMs);
@@ -147,6 +186,8 @@ export class PartitionSet {
   private readonly watch: PartitionWatch;
   private readonly open = new Map<string, OpenPartition>();
   private readonly known = new Map<Resolution, Set<number>>();
+  /** Writes per file path since this set opened: compaction replaces a file only if none came in between. */
+  private readonly writes = new Map<string, number>();
 
   constructor(dataDir: string, durability: Durability, watch: PartitionWatch = UNWATCHED) {
     this.dataDir = dataDir;
@@ -234,9 +275,11 @@ export class PartitionSet {
     const part: OpenPartition = {
       db,
       select: db.prepare('SELECT data FROM chunk WHERE key = ?').pluck(),
+      rowsAfter: db.prepare('SELECT key, data FROM chunk WHERE key > ? ORDER BY key LIMIT ?'),
       insert: db.prepare('INSERT INTO chunk (key, data) VALUES (?, ?) ON CONFLICT (key) DO NOTHING'),
       update: db.prepare('UPDATE chunk SET data = ? WHERE key = ?'),
       chunks,
+      compacted: db.pragma('application_id', { simple: true }) === COMPACTED_APPLICATION_ID,
     };
     this.open.set(path, part);
     (this.known.get(res) as Set<number>).add(partitionStartMs);
@@ -299,7 +342,56 @@ export class PartitionSet {
       })(),
     );
     part.chunks += inserted;
+    const path = this.pathOf(res, partitionStartMs);
+    this.writes.set(path, (this.writes.get(path) ?? 0) + 1);
     return part.chunks;
+  }
+
+  /** The compacted chunk of a series in the partition starting at `partitionStartMs`, or undefined. */
+  readCompacted(res: Resolution, seriesId: number, partitionStartMs: number): Uint8Array | undefined {
+    const part = this.partition(res, partitionStartMs, false);
+    if (part === undefined || !part.compacted) return undefined;
+    return this.guarded(res, partitionStartMs, part, () => part.select.get(compactedKey(seriesId)) as Uint8Array | undefined);
+  }
+
+  /** Up to `limit` rows with keys above `afterKey`, ascending (compaction reads a file in such pages). */
+  readRowsAfter(res: Resolution, partitionStartMs: number, afterKey: number, limit: number): ChunkRow[] {
+    const part = this.partition(res, partitionStartMs, false);
+    if (part === undefined) return [];
+    return this.guarded(res, partitionStartMs, part, () => part.rowsAfter.all(afterKey, limit) as ChunkRow[]);
+  }
+
+  /**
+   * True when the file holds nothing but compacted chunks (it was compacted and nothing was sealed
+   * into it since); false for a file never compacted, one with window chunks, or no file.
+   */
+  isCompacted(res: Resolution, partitionStartMs: number): boolean {
+    const part = this.partition(res, partitionStartMs, false);
+    if (part === undefined || !part.compacted) return false;
+    return this.guarded(res, partitionStartMs, part, () => {
+      const windowRow = part.db.prepare(`SELECT 1 FROM chunk WHERE key % ${SLOTS_PER_PARTITION} != ${COMPACTED_SLOT} LIMIT 1`).get();
+      return windowRow === undefined;
+    });
+  }
+
+  /** Writes to the file so far in this process (see replaceFile). */
+  writeCount(res: Resolution, partitionStartMs: number): number {
+    return this.writes.get(this.pathOf(res, partitionStartMs)) ?? 0;
+  }
+
+  /**
+   * Replaces a partition file by `replacementPath` (a complete file, closed, no -wal left): this
+   * set's connection is checkpointed and closed, the old -wal and -shm removed, and the
+   * replacement renamed over the file. The caller ensures no other thread has the file open.
+   */
+  replaceFile(res: Resolution, partitionStartMs: number, replacementPath: string): void {
+    const path = this.pathOf(res, partitionStartMs);
+    const part = this.open.get(path);
+    if (part !== undefined) part.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.forget(path);
+    for (const suffix of ['-wal', '-shm']) rmSync(path + suffix, { force: true });
+    renameSync(replacementPath, path);
+    syncDirectory(dirname(path));
   }
 
   /** Deletes a partition file (and its -wal and -shm); the caller ensures nobody reads it. */
@@ -319,5 +411,15 @@ export class PartitionSet {
   close(): void {
     for (const part of this.open.values()) part.db.close();
     this.open.clear();
+  }
+}
+
+/** Makes a rename in `dir` durable. */
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

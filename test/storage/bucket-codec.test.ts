@@ -47,8 +47,9 @@ function rollupOfWalk(bucketCount: number, seed: number): BucketColumns {
 }
 
 describe('encodeBuckets / decodeBuckets', () => {
-  it('round-trips no buckets in two bytes', () => {
-    expect(Array.from(roundTrip(bucketsOf([])))).toEqual([BUCKET_FORMAT_VERSION, 0]);
+  it('round-trips no buckets in three bytes: version 2, no flags, a zero count', () => {
+    expect(BUCKET_FORMAT_VERSION).toBe(2);
+    expect(Array.from(roundTrip(bucketsOf([])))).toEqual([BUCKET_FORMAT_VERSION, 0, 0]);
   });
 
   it('round-trips one bucket', () => {

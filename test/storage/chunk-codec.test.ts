@@ -33,9 +33,10 @@ function regular(length: number, value: (i: number) => number): SampleColumns {
 }
 
 describe('encodeChunk / decodeChunk', () => {
-  it('round-trips an empty chunk in three bytes', () => {
+  it('round-trips an empty chunk in four bytes: version 2, no flags, two zero counts', () => {
     const bytes = roundTrip(samplesOf([], []));
-    expect(Array.from(bytes)).toEqual([CHUNK_FORMAT_VERSION, 0, 0]);
+    expect(CHUNK_FORMAT_VERSION).toBe(2);
+    expect(Array.from(bytes)).toEqual([CHUNK_FORMAT_VERSION, 0, 0, 0]);
   });
 
   it('round-trips one point', () => {

@@ -1,0 +1,66 @@
+// Owns the bit-level views of doubles the float schemes share: ulp distances and stepping by ulps.
+/** Largest ulp correction a decimal value may carry before it is stored raw instead. */
+export const ULP_CORRECTION_MAX = 2 ** 20;
+
+const scratch = new Float64Array(2);
+const words = new Uint32Array(scratch.buffer);
+
+/**
+ * The signed number of representable doubles from `approx` up to `value` when both are finite,
+ * non-zero-signed alike and within ULP_CORRECTION_MAX of each other; otherwise NaN. Adding it to
+ * `approx` with stepUlps gives `value` back bit-exactly.
+ */
+export function ulpDistance(value: number, approx: number): number {
+  scratch[0] = value;
+  scratch[1] = approx;
+  const highValue = words[1]!;
+  const highApprox = words[3]!;
+  if (highValue >>> 31 !== highApprox >>> 31) return Number.NaN;
+  // Exponent all ones: Infinity or NaN, where stepping means nothing.
+  if ((highValue & 0x7ff00000) === 0x7ff00000 || (highApprox & 0x7ff00000) === 0x7ff00000) return Number.NaN;
+  const distance = (highValue - highApprox) * 4294967296 + (words[0]! - words[2]!);
+  if (Math.abs(distance) > ULP_CORRECTION_MAX) return Number.NaN;
+  // Below zero the bit pattern grows as the magnitude does; the distance counts in bit patterns.
+  return distance;
+}
+
+/** `approx` moved by `ulps` bit patterns (a value ulpDistance returned for it). */
+export function stepUlps(approx: number, ulps: number): number {
+  scratch[0] = approx;
+  let low = words[0]! + ulps;
+  let high = words[1]!;
+  if (low >= 4294967296) {
+    low -= 4294967296;
+    high += 1;
+  } else if (low < 0) {
+    low += 4294967296;
+    high -= 1;
+  }
+  words[0] = low;
+  words[1] = high;
+  return scratch[0]!;
+}
+
+/** True when `a` and `b` have the same 64 bits (so -0 differs from 0, and NaN payloads count). */
+export function sameBits(a: number, b: number): boolean {
+  scratch[0] = a;
+  scratch[1] = b;
+  return words[0] === words[2] && words[1] === words[3];
+}
+
+/**
+ * Binary places of `value`: the least k >= 0 with value * 2^k an integer, or -1 for -0, NaN,
+ * Infinity and subnormals (which no useful k reaches).
+ */
+export function binaryPlaces(value: number): number {
+  scratch[0] = value;
+  const low = words[0]!;
+  const high = words[1]!;
+  const exponent = (high >>> 20) & 0x7ff;
+  if (exponent === 0) return low === 0 && (high & 0x7fffffff) === 0 && high >>> 31 === 0 ? 0 : -1;
+  if (exponent === 0x7ff) return -1;
+  const mantissaHigh = (high & 0xfffff) | 0x100000;
+  const trailing = low !== 0 ? 31 - Math.clz32(low & -low) : 32 + 31 - Math.clz32(mantissaHigh & -mantissaHigh);
+  const places = 52 - (exponent - 1023) - trailing;
+  return places > 0 ? places : 0;
+}

@@ -1,0 +1,123 @@
+// Owns the integer stream's properties: any in-range integers read back exactly in both layouts, and the header says how.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BitReader, BitWriter } from '../../src/storage/bit-stream.js';
+import { PACKED_INT_MAGNITUDE_MAX } from '../../src/storage/int-column.js';
+import { readIntStream, writeIntStream } from '../../src/storage/int-stream.js';
+import { COLUMN_LENGTH_MAX } from './float-arbitraries.js';
+
+const MAX = PACKED_INT_MAGNITUDE_MAX;
+const SENTINEL = 0xc0ffee;
+const LAYOUTS = [{ bytes: false }, { bytes: true }] as const;
+
+const anyInt = fc.integer({ min: -MAX, max: MAX });
+const edgeInt = fc.constantFrom(0, 1, -1, MAX, -MAX, MAX - 1, -MAX + 1, 2 ** 31, -(2 ** 31), 2 ** 32, 2 ** 50);
+
+/** Counters, drifting rates, noise, constants and extremes, of 0..3000 integers. */
+const intColumn: fc.Arbitrary<number[]> = fc.oneof(
+  fc.array(fc.oneof(anyInt, edgeInt), { maxLength: COLUMN_LENGTH_MAX, size: 'max' }),
+  fc.array(fc.integer({ min: -1000, max: 1000 }), { maxLength: COLUMN_LENGTH_MAX, size: 'max' }),
+  // A counter whose rate drifts: second differences are small.
+  fc
+    .tuple(
+      fc.integer({ min: -(2 ** 40), max: 2 ** 40 }),
+      fc.integer({ min: -5000, max: 5000 }),
+      fc.array(fc.integer({ min: -3, max: 3 }), { maxLength: COLUMN_LENGTH_MAX, size: 'max' }),
+    )
+    .map(([start, rate, drifts]) => {
+      let x = start;
+      let r = rate;
+      return drifts.map((d) => {
+        r += d;
+        return (x += r);
+      });
+    }),
+  fc.tuple(fc.oneof(anyInt, edgeInt), fc.integer({ min: 0, max: COLUMN_LENGTH_MAX })).map(([x, length]) => new Array<number>(length).fill(x)),
+  // Swings across the whole range: differences up to 2^52, past what second differences may hold.
+  fc.array(fc.constantFrom(MAX, -MAX, 0), { maxLength: COLUMN_LENGTH_MAX, size: 'max' }),
+);
+
+interface Written {
+  readonly header: number;
+  readonly bits: number;
+  readonly endBit: number;
+}
+
+/** Writes after `prefixBits` bits and a sentinel, reads back into a dirty buffer, checks values and that the reader stopped at the end. */
+function roundTrip(values: readonly number[], bytes: boolean, prefixBits: number): Written {
+  const length = values.length;
+  const ints = Float64Array.from(values);
+  const writer = new BitWriter(8);
+  writer.writeBits(0, prefixBits);
+  writeIntStream(writer, ints, length, { bytes }, new Float64Array(length).fill(Number.NaN));
+  const endBit = writer.bitLength;
+  writer.writeBits(SENTINEL, 24);
+  // The writer must leave its input alone.
+  expect(Array.from(ints)).toEqual(values);
+  const encoded = writer.finish();
+  const reader = new BitReader(encoded);
+  if (prefixBits > 0) reader.readBits(prefixBits);
+  const header = new BitReader(encoded);
+  if (prefixBits > 0) header.readBits(prefixBits);
+  const out = new Float64Array(length).fill(0.5);
+  readIntStream(reader, out, length);
+  expect(Array.from(out)).toEqual(values);
+  expect(reader.bitPosition).toBe(endBit);
+  expect(reader.readBits(24)).toBe(SENTINEL);
+  return { header: header.readBits(2), bits: endBit - prefixBits, endBit };
+}
+
+describe('integer stream', () => {
+  it('reads back any integers within ±2^51 exactly, in both layouts, at any bit offset', () => {
+    fc.assert(
+      fc.property(intColumn, fc.integer({ min: 0, max: 7 }), (values, prefixBits) => {
+        for (const { bytes } of LAYOUTS) {
+          const { header, endBit } = roundTrip(values, bytes, prefixBits);
+          // Bit 1 of the header names the layout; the byte layout ends on a byte boundary.
+          expect((header & 2) !== 0).toBe(bytes);
+          if (bytes) expect(endBit % 8).toBe(0);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('stores a linear counter as second differences in varints, and not a constant in packed bits', () => {
+    const counter = Array.from({ length: 240 }, (_, i) => 1_000_000 + i * 1000);
+    expect(roundTrip(counter, true, 0).header).toBe(3);
+    // Constant steps already cost 0 bits a value packed: nothing to gain from a second order.
+    expect(roundTrip(counter, false, 0).header).toBe(0);
+    // Two values have no second difference at all.
+    for (const bytes of [false, true]) expect(roundTrip([5, 1_000_005], bytes, 0).header & 1).toBe(0);
+  });
+
+  it('keeps to first differences when a difference leaves the packed range', () => {
+    // Steps of 2^52 - 1 would make second differences near 2^53, past what the packed column holds.
+    const swings = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? MAX : -MAX + 1));
+    for (const bytes of [false, true]) expect(roundTrip(swings, bytes, 3).header & 1).toBe(0);
+  });
+
+  it('packs integers swinging across the whole ±2^51 range', () => {
+    // Differences of ±2^52 in one block: a block range of 2^53, one bit more than 53.
+    for (const bytes of [false, true]) roundTrip([MAX, -MAX, MAX], bytes, 0);
+  });
+
+  it('packs second differences whose first element swings across the range', () => {
+    // -2^51, 0, -2^51, then a quadratic: second differences win on every later block, and the
+    // first block holds 0 - 2 * (-2^51) = 2^52 next to the second difference -2^52.
+    let x = -MAX;
+    let step = 0;
+    const values = [-MAX, 0, -MAX];
+    for (let i = 3; i < 300; i++) values.push((x += ++step));
+    for (const bytes of [false, true]) roundTrip(values, bytes, 0);
+  });
+
+  it('spends a byte a value on a drifting counter in varints, where first differences need more', () => {
+    let rate = 100_000;
+    let x = 0;
+    const counter = Array.from({ length: 1000 }, (_, i) => (x += rate += i % 2 === 0 ? 1 : -1));
+    const { header, bits } = roundTrip(counter, true, 0);
+    expect(header).toBe(3);
+    expect(bits).toBeLessThanOrEqual(2 + 6 + 8 * (1000 + 4));
+  });
+});
