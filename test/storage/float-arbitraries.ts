@@ -1,5 +1,6 @@
 // Owns the adversarial doubles and float columns the storage property tests share, and their bit-exact comparison.
 import fc from 'fast-check';
+import { PACKED_INT_MAGNITUDE_MAX } from '../../src/storage/int-column.js';
 
 /** Longest generated column: more than a 2 h chunk of 30 s samples, many packed blocks of 64. */
 export const COLUMN_LENGTH_MAX = 3000;
@@ -57,6 +58,9 @@ export const ADVERSARIAL_DOUBLES: readonly number[] = [
   Math.PI,
   0.12345678901234568,
   123456.78901234567,
+  2 ** 50,
+  2 ** 50 + 1,
+  -(2 ** 50),
   2 ** 51,
   2 ** 51 + 1,
   -(2 ** 51),
@@ -174,10 +178,20 @@ export const binaryGridColumn = fc
 /** One double repeated: the constant scheme (NaN, -0 and subnormals included). */
 export const constantColumn = fc.tuple(adversarialDouble, lengthArb).map(([v, length]) => new Array<number>(length).fill(v));
 
-/** Integers near and beyond the packed range (2^51) and 2^53, as counters or scattered. */
+/** Integers near and beyond the packed range (2^50 now, 2^51 in format 1) and 2^53, as counters or scattered. */
 export const integerColumn = fc
   .record({
-    start: fc.constantFrom(0, 1_000_000, 2 ** 51 - 1000, -(2 ** 51) + 1000, 2 ** 53, -(2 ** 53) - 2, 2 ** 60),
+    start: fc.constantFrom(
+      0,
+      1_000_000,
+      PACKED_INT_MAGNITUDE_MAX - 1000,
+      -PACKED_INT_MAGNITUDE_MAX + 1000,
+      2 ** 51 - 1000,
+      -(2 ** 51) + 1000,
+      2 ** 53,
+      -(2 ** 53) - 2,
+      2 ** 60,
+    ),
     steps: fc.array(fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: -1000, max: 1000 })), {
       minLength: 1,
       maxLength: COLUMN_LENGTH_MAX,
@@ -193,10 +207,16 @@ export const integerColumn = fc
     );
   });
 
-/** Integers at the edges of the packed range (±2^51), in tenths or hundredths too: differences up to 2^52. */
+/**
+ * Integers at the edges of the packed range (±PACKED_INT_MAGNITUDE_MAX) and of format 1's (±2^51),
+ * in tenths or hundredths too: block ranges of four times the largest magnitude.
+ */
 export const rangeEdgeColumn = fc
   .tuple(
-    fc.array(fc.constantFrom(2 ** 51, -(2 ** 51), 2 ** 51 - 1, -(2 ** 51) + 1, 0, 1), { minLength: 1, maxLength: 200 }),
+    fc.array(
+      fc.constantFrom(PACKED_INT_MAGNITUDE_MAX, -PACKED_INT_MAGNITUDE_MAX, PACKED_INT_MAGNITUDE_MAX - 1, 2 ** 51, -(2 ** 51), 2 ** 51 - 1, 0, 1),
+      { minLength: 1, maxLength: 200 },
+    ),
     fc.constantFrom(1, 10, 100),
   )
   .map(([ints, scale]) => ints.map((n) => n / scale));

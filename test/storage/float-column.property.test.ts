@@ -62,7 +62,8 @@ function roundTrip(column: Float64Array, options: { bytes: boolean }, prefixBits
 /**
  * Format 1's decimal test (the removed scaleToDecimal, kept here as the reference): the fewest
  * decimal places d at which every value survives round(v * 10^d) / 10^d within the packed range,
- * -0 and NaN excluded; the scaled integers go to `scaled`. -1 when none does.
+ * -0 and NaN excluded; the scaled integers go to `scaled`. -1 when none does. The range is today's
+ * (2^50): format 1's 2^51 let alternating extremes overflow a packed block, a bug, not a saving.
  */
 function formatOneDecimal(values: Float64Array, scaled: Float64Array): number {
   for (let digits = 0; digits <= 15; digits++) {

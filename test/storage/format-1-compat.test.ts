@@ -7,9 +7,10 @@ import { chunkEncodingOf, decodeChunk, encodeChunk } from '../../src/storage/chu
 import type { FloatScheme } from '../../src/storage/float-column.js';
 import { bitsDifference } from './float-arbitraries.js';
 
-// The fixture was written once by /tmp/wt-v1-fixtures.mjs with the codecs of the commit before
-// format 2 (see its "about"). Doubles are the 16 hex digits of their 64 bits, big-endian, so
-// NaN and -0 survive JSON; timestamps and counts are plain integers.
+// The fixture was written once, by a script outside the repository, with the codecs of the
+// commit before format 2 (cbd1a55, its "about" says so) built from a git worktree; it also
+// recorded which format-1 scheme that code chose for each column. Doubles are the 16 hex digits
+// of their 64 bits, big-endian, so NaN and -0 survive JSON; timestamps and counts are plain integers.
 const FIXTURE = new URL('./fixtures/format-1-rows.json', import.meta.url);
 
 interface ChunkFixture {

@@ -6,6 +6,7 @@ import { PACKED_INT_MAGNITUDE_MAX } from '../../src/storage/int-column.js';
 import { readIntStream, writeIntStream } from '../../src/storage/int-stream.js';
 import { COLUMN_LENGTH_MAX } from './float-arbitraries.js';
 
+/** The packed range, ±MAX (2^50 since format 2; format 1's 2^51 let alternating extremes overflow a block). */
 const MAX = PACKED_INT_MAGNITUDE_MAX;
 const SENTINEL = 0xc0ffee;
 const LAYOUTS = [{ bytes: false }, { bytes: true }] as const;
@@ -33,7 +34,7 @@ const intColumn: fc.Arbitrary<number[]> = fc.oneof(
       });
     }),
   fc.tuple(fc.oneof(anyInt, edgeInt), fc.integer({ min: 0, max: COLUMN_LENGTH_MAX })).map(([x, length]) => new Array<number>(length).fill(x)),
-  // Swings across the whole range: differences up to 2^52, past what second differences may hold.
+  // Swings across the whole range: differences up to 2 * MAX, past what second differences may hold.
   fc.array(fc.constantFrom(MAX, -MAX, 0), { maxLength: COLUMN_LENGTH_MAX, size: 'max' }),
 );
 
@@ -68,7 +69,7 @@ function roundTrip(values: readonly number[], bytes: boolean, prefixBits: number
 }
 
 describe('integer stream', () => {
-  it('reads back any integers within ±2^51 exactly, in both layouts, at any bit offset', () => {
+  it('reads back any integers within the packed range exactly, in both layouts, at any bit offset', () => {
     fc.assert(
       fc.property(intColumn, fc.integer({ min: 0, max: 7 }), (values, prefixBits) => {
         for (const { bytes } of LAYOUTS) {
@@ -92,19 +93,19 @@ describe('integer stream', () => {
   });
 
   it('keeps to first differences when a difference leaves the packed range', () => {
-    // Steps of 2^52 - 1 would make second differences near 2^53, past what the packed column holds.
+    // Steps of 2 * MAX - 1 would make second differences near 4 * MAX, past what the packed column holds.
     const swings = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? MAX : -MAX + 1));
     for (const bytes of [false, true]) expect(roundTrip(swings, bytes, 3).header & 1).toBe(0);
   });
 
-  it('packs integers swinging across the whole ±2^51 range', () => {
-    // Differences of ±2^52 in one block: a block range of 2^53, one bit more than 53.
+  it('packs integers swinging across the whole packed range', () => {
+    // Differences of ±2 * MAX in one block: a block range of 4 * MAX, the widest there is.
     for (const bytes of [false, true]) roundTrip([MAX, -MAX, MAX], bytes, 0);
   });
 
   it('packs second differences whose first element swings across the range', () => {
-    // -2^51, 0, -2^51, then a quadratic: second differences win on every later block, and the
-    // first block holds 0 - 2 * (-2^51) = 2^52 next to the second difference -2^52.
+    // -MAX, 0, -MAX, then a quadratic: second differences win on every later block, and the
+    // first block holds 0 - 2 * (-MAX) = 2 * MAX next to the second difference -2 * MAX.
     let x = -MAX;
     let step = 0;
     const values = [-MAX, 0, -MAX];
