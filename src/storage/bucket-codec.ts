@@ -1,10 +1,9 @@
 // Owns the bucket-row format: one series' rollup buckets for one window, encoded losslessly.
 import { assert } from '../core/assert.js';
-import { StrataError } from '../core/errors.js';
 import type { BucketColumns } from '../model/bucket.js';
-import { BitReader, BitWriter } from './bit-stream.js';
+import { BitWriter } from './bit-stream.js';
 import { FloatScratch, readFloatColumn, writeFloatColumn, type FloatColumnOptions, type FloatScheme } from './float-column.js';
-import { frameBody, FRAME_VERSION, openFrame, smallestFrame, type EncodeEffort } from './entropy-stage.js';
+import { frameBody, FRAME_VERSION, openRow, smallestFrame, type EncodeEffort } from './entropy-stage.js';
 import { fitsPackedInts, readPackedInts, writePackedInts } from './int-column.js';
 import { readTimestamps, writeTimestamps } from './timestamp-column.js';
 import { readVarUint, writeVarUint } from './varint.js';
@@ -78,22 +77,7 @@ export function bucketEncodingOf(bytes: Uint8Array): BucketEncoding {
 }
 
 function readBuckets(bytes: Uint8Array): { buckets: BucketColumns; encoding: BucketEncoding } {
-  const version = bytes[0];
-  let reader: BitReader;
-  let entropy: 'none' | 'brotli' = 'none';
-  if (version === BUCKET_FORMAT_VERSION) {
-    const frame = openFrame(bytes);
-    reader = frame.reader;
-    entropy = frame.entropy;
-  } else if (version === BUCKET_FORMAT_V1) {
-    reader = new BitReader(bytes);
-    reader.readBits(8);
-  } else {
-    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `bucket format version ${String(version)} is not supported`, {
-      version,
-      supported: BUCKET_FORMAT_VERSION,
-    });
-  }
+  const { reader, entropy, format } = openRow(bytes, 'bucket', BUCKET_FORMAT_V1);
   const length = readVarUint(reader);
   // Even constant columns cost 12 bits per 64 buckets each (the packed blocks' headers), so a
   // larger count means corruption; refusing it avoids allocating gigabytes for a damaged row.
@@ -116,5 +100,5 @@ function readBuckets(bytes: Uint8Array): { buckets: BucketColumns; encoding: Buc
     readFloatColumn(reader, max, length),
   ];
   reader.assertWithinInput();
-  return { buckets: { length, startsMs, numPoints, count, mean, m2, min, max }, encoding: { format: version, entropy, stats } };
+  return { buckets: { length, startsMs, numPoints, count, mean, m2, min, max }, encoding: { format, entropy, stats } };
 }

@@ -1,10 +1,9 @@
 // Owns the chunk format: one series' samples for one window, encoded losslessly into a byte string.
 import { assert } from '../core/assert.js';
-import { StrataError } from '../core/errors.js';
 import type { SampleColumns, StringColumns } from '../model/bucket.js';
-import { BitReader, BitWriter } from './bit-stream.js';
+import { BitWriter, type BitReader } from './bit-stream.js';
 import { FloatScratch, readFloatColumn, writeFloatColumn, type FloatColumnOptions, type FloatScheme } from './float-column.js';
-import { frameBody, FRAME_VERSION, openFrame, smallestFrame, type EncodeEffort } from './entropy-stage.js';
+import { frameBody, FRAME_VERSION, openRow, smallestFrame, type EncodeEffort } from './entropy-stage.js';
 import { readTimestamps, TIMESTAMP_MAGNITUDE_MAX, writeTimestamps } from './timestamp-column.js';
 import { readVarUint, unzigzag, writeVarUint, zigzag } from './varint.js';
 
@@ -39,6 +38,8 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
  */
 export function encodeChunk(samples: SampleColumns, effort: EncodeEffort = 'fast'): Uint8Array {
   assert(samples.timestampsMs.length >= samples.length && samples.values.length >= samples.length, 'sample columns shorter than length');
+  // The decoder refuses longer chunks; writing one would store what cannot be read back.
+  assert(samples.length <= CHUNK_LENGTH_MAX, `a chunk holds at most ${CHUNK_LENGTH_MAX} samples`);
   const scratch = new FloatScratch(samples.length);
   const packed = chunkBody(samples, PACKED, scratch);
   if (effort === 'fast') return frameBody(packed);
@@ -83,22 +84,7 @@ export function chunkEncodingOf(bytes: Uint8Array): ChunkEncoding {
 }
 
 function readChunk(bytes: Uint8Array): { samples: SampleColumns; encoding: ChunkEncoding } {
-  const version = bytes[0];
-  let reader: BitReader;
-  let entropy: 'none' | 'brotli' = 'none';
-  if (version === CHUNK_FORMAT_VERSION) {
-    const frame = openFrame(bytes);
-    reader = frame.reader;
-    entropy = frame.entropy;
-  } else if (version === CHUNK_FORMAT_V1) {
-    reader = new BitReader(bytes);
-    reader.readBits(8);
-  } else {
-    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `chunk format version ${String(version)} is not supported`, {
-      version,
-      supported: CHUNK_FORMAT_VERSION,
-    });
-  }
+  const { reader, entropy, format } = openRow(bytes, 'chunk', CHUNK_FORMAT_V1);
   const length = readVarUint(reader);
   const stringCount = readVarUint(reader);
   // A regular constant series costs a few bits whatever its length, so the size cannot bound the
@@ -115,7 +101,7 @@ function readChunk(bytes: Uint8Array): { samples: SampleColumns; encoding: Chunk
     strings = readStrings(reader, stringCount);
   }
   reader.assertWithinInput();
-  return { samples: { length, timestampsMs, values, strings }, encoding: { format: version, entropy, values: scheme } };
+  return { samples: { length, timestampsMs, values, strings }, encoding: { format, entropy, values: scheme } };
 }
 
 function writeStrings(writer: BitWriter, strings: StringColumns): void {

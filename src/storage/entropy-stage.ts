@@ -1,6 +1,6 @@
 // Owns the entropy stage of format-2 chunks: the frame (version, flags, body) and brotli over the body when that is smaller.
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { assert } from '../core/assert.js';
+import { assert, AssertionFailure } from '../core/assert.js';
 import { StrataError } from '../core/errors.js';
 import { readVarUint, writeVarUint } from './varint.js';
 import { BitReader, BitWriter } from './bit-stream.js';
@@ -79,19 +79,46 @@ export interface OpenedFrame {
   readonly entropy: 'none' | 'brotli';
 }
 
-/** Opens a format-2 frame (bytes[0] === FRAME_VERSION). */
+/** Opens a format-2 frame (bytes[0] === FRAME_VERSION). Damage of any kind fails an assertion (a corrupt row). */
 export function openFrame(bytes: Uint8Array): OpenedFrame {
   assert(bytes[0] === FRAME_VERSION, 'not a format-2 frame');
+  assert(bytes.length >= 2, 'row ends inside its frame header');
   const flags = bytes[1];
   if (flags === 0) return { reader: new BitReader(bytes.subarray(2)), entropy: 'none' };
   if (flags !== FLAG_BROTLI) {
-    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `chunk frame flags ${String(flags)} are not supported`, { flags });
+    throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `row frame flags ${String(flags)} are not supported`, { flags });
   }
   const header = new BitReader(bytes.subarray(2, Math.min(bytes.length, 12)));
   const length = readVarUint(header);
-  assert(Number.isSafeInteger(length) && length <= FRAME_BODY_BYTES_MAX, 'chunk body length out of range');
+  assert(Number.isSafeInteger(length) && length <= FRAME_BODY_BYTES_MAX, 'row body length out of range');
   const offset = 2 + header.bitPosition / 8;
-  const body = brotliDecompressSync(bytes.subarray(offset), { maxOutputLength: Math.max(length, 1) });
-  assert(body.length === length, 'chunk body shorter than declared');
+  let body: Buffer;
+  try {
+    body = brotliDecompressSync(bytes.subarray(offset), { maxOutputLength: Math.max(length, 1) });
+  } catch (error) {
+    // zlib reports damage as Z_BUF_ERROR, a body longer than declared as ERR_BUFFER_TOO_LARGE: one kind here.
+    throw new AssertionFailure(`row body does not decompress to its declared ${length} bytes (${error instanceof Error ? error.message : String(error)})`);
+  }
+  assert(body.length === length, 'row body shorter than declared');
   return { reader: new BitReader(body), entropy: 'brotli' };
+}
+
+/** A row opened for decoding: a reader positioned at its body, and how it was stored. */
+export interface OpenedRow extends OpenedFrame {
+  readonly format: number;
+}
+
+/**
+ * Opens a chunk or bucket row of either format: format 2 through its frame, format 1 (`v1`, a
+ * version byte and the body unframed) as it is. Any other version is refused as unsupported.
+ */
+export function openRow(bytes: Uint8Array, what: 'chunk' | 'bucket', v1: number): OpenedRow {
+  const version = bytes[0];
+  if (version === FRAME_VERSION) return { ...openFrame(bytes), format: version };
+  if (version === v1) {
+    const reader = new BitReader(bytes);
+    reader.readBits(8);
+    return { reader, entropy: 'none', format: version };
+  }
+  throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `${what} format version ${String(version)} is not supported`, { version, supported: FRAME_VERSION });
 }
