@@ -119,6 +119,14 @@ export const ERROR_CODES = {
   DNS_OFFSET_INVALID: { kind: 'invalid', doc: 'A domain-listing offset is not 0 or a positive multiple of the limit.' },
   DNS_DOMAIN_NOT_FOUND: { kind: 'not_found', doc: "No domain with this id exists in the tenant's account." },
   DNS_IMPORT_INVALID: { kind: 'invalid', doc: 'A domain import file is not valid JSON in the create-domains shape or breaks a domain or record rule; nothing was imported.' },
+  PROTOCOL_BODY_MALFORMED: { kind: 'invalid', doc: 'A Prometheus or OTLP body cannot be decoded: bad snappy framing, protobuf or JSON, or a message of the wrong shape; nothing was written.' },
+  PROTOCOL_BODY_TOO_LARGE: { kind: 'over_limit', doc: 'A compressed body declares a decompressed length above PROTOCOL_DECODED_BYTES_MAX; it was not decompressed.' },
+  PROTOCOL_SERIES_INVALID: { kind: 'invalid', doc: 'A series cannot be named: no metric name, an empty, duplicate or reserved label name, a brace in the metric name, or more than SERIES_LABELS_MAX labels (see docs/protocols.md).' },
+  PROTOCOL_POINT_INVALID: { kind: 'invalid', doc: 'A data point has no value, a time that is not a whole number of milliseconds in range, or a kind Strata does not store (see docs/protocols.md).' },
+  PROMETHEUS_MATCHER_INVALID: { kind: 'invalid', doc: 'A remote read matcher has an unknown type or a regular expression that does not compile or could run in exponential time.' },
+  PROMETHEUS_READ_TOO_LARGE: { kind: 'over_limit', doc: 'A remote read would hold more than PROM_READ_QUERIES_MAX queries, PROM_READ_SERIES_MAX series or PROM_READ_SAMPLES_MAX samples, or test more than PROM_READ_SCAN_NAMES_MAX names; narrow the selector or the range.' },
+  GRAPHITE_LINE_MALFORMED: { kind: 'invalid', doc: 'A Graphite plaintext line is not `path value timestamp` with a finite value and a timestamp in seconds; the line is dropped and counted.' },
+  GRAPHITE_LINE_TOO_LONG: { kind: 'over_limit', doc: 'A Graphite plaintext line is longer than GRAPHITE_LINE_BYTES_MAX bytes; it is dropped up to its newline and counted.' },
   INTERNAL: { kind: 'internal', doc: 'An unexpected condition; the log line with the same transaction id says more.' },
 } as const satisfies Record<string, CodeInfo>;
 

@@ -26,7 +26,7 @@ const WORKER_ROOMS = ['ingest', 'rollup', 'query', 'retention'];
 const SERVICE_ROOMS = ['identity', 'monitoring', 'agent', 'feeds', 'dns'];
 /** Recordings (file format, writer, reader), replay (a client of a target server) and workload generators. */
 const TRAFFIC_ROOMS = ['recording', 'replay', 'workload'];
-const ALL_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, ...TRAFFIC_ROOMS, 'wire', 'index', 'http', 'cli'];
+const ALL_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, ...TRAFFIC_ROOMS, 'wire', 'protocols', 'index', 'http', 'cli'];
 
 /**
  * What each room may import at run time. `store-types` (public shapes) may also be imported with
@@ -38,6 +38,8 @@ function allowedTargets(room: string): readonly string[] {
   if (room === 'core') return ['core'];
   if (room === 'model') return ['core', 'model'];
   if (room === 'wire') return ['core', 'model', 'wire'];
+  // The protocols that need more than a body decoder (remote read against a Store, the Graphite listener): the Store interface, never its implementation.
+  if (room === 'protocols') return ['core', 'model', 'wire', 'store-types', 'protocols'];
   if (room === 'recording') return ['core', 'recording'];
   if (room === 'replay') return ['core', 'model', 'wire', 'recording', 'replay'];
   if (room === 'workload') return ['core', 'model', 'recording', 'workload'];

@@ -1,0 +1,37 @@
+// Owns every limit of the protocol decoders (Prometheus remote write and read, OTLP, Graphite plaintext) as a named constant.
+import { assert } from '../core/assert.js';
+import { INGEST_BATCH_POINTS_MAX, METRIC_NAME_LENGTH_MAX } from '../core/limits.js';
+
+/** Largest decompressed body (snappy's declared length is checked before any byte is decompressed). */
+export const PROTOCOL_DECODED_BYTES_MAX = 64 * 1024 * 1024;
+/** Most labels (or attributes) one series may carry, its metric name not counted. */
+export const SERIES_LABELS_MAX = 64;
+/** Rejection reasons a response spells out; the rest are only counted. */
+export const PROTOCOL_REJECTION_MESSAGES_MAX = 10;
+/** Deepest nesting of messages (or OTLP AnyValue arrays and key-value lists) a decoder follows. */
+export const PROTOBUF_DEPTH_MAX = 16;
+
+/** Most queries one Prometheus remote read request may hold. */
+export const PROM_READ_QUERIES_MAX = 64;
+/** Most series one remote read request may answer with. */
+export const PROM_READ_SERIES_MAX = 10_000;
+/** Most samples one remote read request may answer with (Prometheus' own remote_read_sample_limit is 5e7). */
+export const PROM_READ_SAMPLES_MAX = 5_000_000;
+/** Most metric names one remote read request may test against its matchers. */
+export const PROM_READ_SCAN_NAMES_MAX = 1_000_000;
+
+/** Longest Graphite plaintext line in bytes, newline excluded. */
+export const GRAPHITE_LINE_BYTES_MAX = 4_096;
+/** Most open connections one Graphite listener serves; more are closed on arrival. */
+export const GRAPHITE_CONNECTIONS_MAX = 256;
+/** Most points a Graphite connection gathers before it writes them (and stops reading until they are durable). */
+export const GRAPHITE_BATCH_POINTS_MAX = 10_000;
+/** A Graphite connection silent this long is closed. */
+export const GRAPHITE_IDLE_MS = 5 * 60_000;
+
+assert(PROTOCOL_DECODED_BYTES_MAX >= 16 * 1024 * 1024, 'a decompressed body fits at least the largest plain ingest body');
+assert(SERIES_LABELS_MAX * 4 <= METRIC_NAME_LENGTH_MAX * 2, 'the label count limit is reachable within the metric name length');
+assert(PROM_READ_SAMPLES_MAX >= INGEST_BATCH_POINTS_MAX, 'a read answers at least what one write may send');
+assert(PROM_READ_SCAN_NAMES_MAX >= PROM_READ_SERIES_MAX, 'a read scans at least as many names as it may answer');
+assert(GRAPHITE_BATCH_POINTS_MAX <= INGEST_BATCH_POINTS_MAX, 'a Graphite batch is one store write');
+assert(GRAPHITE_LINE_BYTES_MAX > METRIC_NAME_LENGTH_MAX, 'a line holds the longest metric name, a value and a time');
