@@ -19,6 +19,7 @@ import type { Store } from '../store-types.js';
 import { printError } from './print-error.js';
 import { runtimeOptionsOf, serveOptions, type ServeOptions } from './serve-options.js';
 import { startAgentEndpoint } from './serve-agents.js';
+import { graphiteListenOf, startGraphite, type ServedGraphite } from './serve-graphite.js';
 import type { AgentEndpoint } from '../agent/endpoint/agent-endpoint.js';
 
 /** Exit code when the server cannot start or stop cleanly. */
@@ -49,7 +50,15 @@ function printFirstRun(admin: { username: string; tenant: string; apiKey: string
 }
 
 /** Stops accepting, lets in-flight requests finish, makes everything durable; exits 0 (1 on failure or timeout). */
-function installShutdown(app: StrataServer, store: Store, identity: IdentityService, logger: Logger, timeoutS: number, agents: () => AgentEndpoint | undefined): void {
+function installShutdown(
+  app: StrataServer,
+  store: Store,
+  identity: IdentityService,
+  logger: Logger,
+  timeoutS: number,
+  agents: () => AgentEndpoint | undefined,
+  graphite: () => ServedGraphite | undefined,
+): void {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) return;
@@ -64,9 +73,11 @@ function installShutdown(app: StrataServer, store: Store, identity: IdentityServ
     }, timeoutS * 1000);
     timer.unref();
     try {
-      // Agents are disconnected first (no more posted results), checks stop next (their last
-      // metrics and alarm changes are written), then requests drain.
+      // Agents are disconnected first (no more posted results), then Graphite senders (once the
+      // points they sent are durable), checks stop next (their last metrics and alarm changes are
+      // written), then requests drain.
       await agents()?.stop();
+      await graphite()?.listener.close();
       await app.strata.runtime.stop();
       await app.close();
       // Every request has been answered (and handed to the recorder): what is queued is the last of it.
@@ -154,6 +165,8 @@ async function closeRecorder(recorder: RecordingWriter | undefined, logger: Logg
 async function serve(options: ServeOptions): Promise<void> {
   // Logs go to stderr as JSON lines; stdout carries only the few lines people and scripts read.
   const logger = pino({ level: options.logLevel }, pino.destination({ dest: 2, sync: true }));
+  // Flags that only make sense together are checked before anything is opened.
+  graphiteListenOf(options);
   // First: a recording that cannot be opened must stop the server before a first-run admin is created whose key nobody would see.
   const recorder = await openRecorder(options, logger);
   try {
@@ -209,11 +222,13 @@ async function startServing(options: ServeOptions, logger: Logger, recorder: Rec
     runtime: runtimeOptionsOf(options),
   });
   let agents: AgentEndpoint | undefined;
-  installShutdown(app, store, identity, logger, options.shutdownTimeout, () => agents);
+  let graphite: ServedGraphite | undefined;
+  installShutdown(app, store, identity, logger, options.shutdownTimeout, () => agents, () => graphite);
   // The agent endpoint's lines come before the "listening on" line scripts wait for.
   agents = await startAgentEndpoint(app, options, logger);
   await app.listen({ host: options.host, port: options.port });
-  // The first admin is made only once the port is ours: a start that cannot listen must not create
+  graphite = await startGraphite(app, store, options, logger);
+  // The first admin is made only once the ports are ours: a start that cannot listen must not create
   // a user whose API key is never printed (the next start would find a user and print none).
   const admin = firstRunAdmin(identity, options);
   // Checks run and notifications go out only once the API is up; checks load in chunks meanwhile.
@@ -226,6 +241,7 @@ async function startServing(options: ServeOptions, logger: Logger, recorder: Rec
   if (recorder !== undefined) process.stdout.write(`recording to ${resolve(options.record as string)}\n`);
   // Scripts and tests wait for this exact line.
   process.stdout.write(`listening on http://${host}:${port}\n`);
+  graphite?.announce();
   logger.info({ host: options.host, port, publicUrl: url, dataDir: options.data }, 'listening');
 }
 

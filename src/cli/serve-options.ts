@@ -13,7 +13,8 @@ import {
   QUERY_QUEUE_MAX_DEFAULT,
 } from '../http/http-limits.js';
 import { DEFAULT_TOKEN_TTL_MS, TOKEN_TTL_MS_MAX, TOKEN_TTL_MS_MIN } from '../identity/identity-service.js';
-import { ROLLUP_WORKERS_MAX } from '../core/limits.js';
+import { ROLLUP_WORKERS_MAX, TENANT_LENGTH_MAX } from '../core/limits.js';
+import { tenantValid } from '../ingest/validate.js';
 import { CHECK_CONCURRENCY_DEFAULT, CHECK_CONCURRENCY_MAX, DELIVERY_ATTEMPTS_CEILING, DELIVERY_ATTEMPTS_DEFAULT } from '../monitoring/monitoring-limits.js';
 import type { RuntimeOptions } from '../monitoring/monitoring-runtime.js';
 import { RECORDING_FILE_BYTES_DEFAULT, RECORDING_FILES_DEFAULT } from '../recording/recording-limits.js';
@@ -63,6 +64,10 @@ export interface ServeOptions extends AgentServeFlags {
   readonly record?: string;
   readonly recordMaxBytes: number;
   readonly recordFiles: number;
+  /** The Graphite plaintext listener's port (none: it does not listen). */
+  readonly graphitePort?: number;
+  /** The tenant every Graphite point is written for; required with graphitePort. */
+  readonly graphiteTenant?: string;
 }
 
 /** Longest graceful shutdown accepted, in seconds. */
@@ -150,6 +155,22 @@ function recordOptions(): Option[] {
   ];
 }
 
+/** Parses a tenant with the store's own rule, so a listener never starts for a tenant every write would refuse. */
+function tenantArgument(text: string): string {
+  if (!tenantValid(text)) throw new InvalidArgumentError(`expected a tenant of 1 to ${TENANT_LENGTH_MAX} letters, digits, '.', '_' or '-'`);
+  return text;
+}
+
+/** The Graphite plaintext listener's options: off unless --graphite-port is given. */
+function graphiteOptions(): Option[] {
+  return [
+    new Option('--graphite-port <port>', 'TCP port of the Graphite plaintext listener on --host (off unless given; 0 picks a free one); it has no authentication, so keep it on loopback or a trusted network')
+      .env('STRATA_GRAPHITE_PORT')
+      .argParser(integerIn(0, 65_535)),
+    new Option('--graphite-tenant <tenant>', 'tenant every Graphite point is written for (required with --graphite-port)').env('STRATA_GRAPHITE_TENANT').argParser(tenantArgument),
+  ];
+}
+
 /** Every option of `strata serve`; the environment variable of each is STRATA_ plus its name. */
 export function serveOptions(): Option[] {
   const sizes = integerIn(0, ADMISSION_SIZE_MAX);
@@ -192,6 +213,7 @@ export function serveOptions(): Option[] {
       .argParser(integerIn(1, SHUTDOWN_TIMEOUT_S_MAX)),
     ...runtimeOptions(),
     ...recordOptions(),
+    ...graphiteOptions(),
     ...agentServeOptions(),
   ];
 }

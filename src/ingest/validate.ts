@@ -83,7 +83,8 @@ function metricProblem(metric: unknown): Problem | undefined {
   return undefined;
 }
 
-function tenantValid(tenant: unknown): tenant is string {
+/** The store's tenant rule: 1 to TENANT_LENGTH_MAX letters, digits, '.', '_' or '-' (the CLI checks tenants it is given with it). */
+export function tenantValid(tenant: unknown): tenant is string {
   return typeof tenant === 'string' && tenant.length > 0 && tenant.length <= TENANT_LENGTH_MAX && TENANT_PATTERN.test(tenant);
 }
 

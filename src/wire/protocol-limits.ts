@@ -28,6 +28,10 @@ export const GRAPHITE_CONNECTIONS_MAX = 256;
 export const GRAPHITE_BATCH_POINTS_MAX = 10_000;
 /** A Graphite connection silent this long is closed. */
 export const GRAPHITE_IDLE_MS = 5 * 60_000;
+/** Wait before a Graphite connection retries a batch the store refused for now (STORE_NOT_DURABLE, INGEST_HEAD_FULL); it reads nothing meanwhile. */
+export const GRAPHITE_RETRY_DELAY_MS = 1_000;
+/** Shortest interval between two warn lines about one Graphite connection's dropped lines (the protocol has no answer channel, so they are counted and logged). */
+export const GRAPHITE_WARN_INTERVAL_MS = 10_000;
 
 assert(PROTOCOL_DECODED_BYTES_MAX >= 16 * 1024 * 1024, 'a decompressed body fits at least the largest plain ingest body');
 assert(SERIES_LABELS_MAX * 4 <= METRIC_NAME_LENGTH_MAX * 2, 'the label count limit is reachable within the metric name length');
@@ -35,3 +39,5 @@ assert(PROM_READ_SAMPLES_MAX >= INGEST_BATCH_POINTS_MAX, 'a read answers at leas
 assert(PROM_READ_SCAN_NAMES_MAX >= PROM_READ_SERIES_MAX, 'a read scans at least as many names as it may answer');
 assert(GRAPHITE_BATCH_POINTS_MAX <= INGEST_BATCH_POINTS_MAX, 'a Graphite batch is one store write');
 assert(GRAPHITE_LINE_BYTES_MAX > METRIC_NAME_LENGTH_MAX, 'a line holds the longest metric name, a value and a time');
+assert(GRAPHITE_RETRY_DELAY_MS > 0 && GRAPHITE_RETRY_DELAY_MS < GRAPHITE_IDLE_MS, 'a Graphite retry comes before the connection would count as idle');
+assert(GRAPHITE_WARN_INTERVAL_MS > 0 && GRAPHITE_WARN_INTERVAL_MS < GRAPHITE_IDLE_MS, 'a connection reports its dropped lines before it could be closed as idle');
