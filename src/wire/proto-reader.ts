@@ -8,6 +8,8 @@ export const WIRE_LENGTH_DELIMITED = 2;
 export const WIRE_FIXED32 = 5;
 
 const TWO_32 = 4_294_967_296;
+/** ASCII strings up to this long are built char by char; longer ones are sliced natively (measured faster each side). */
+const SHORT_STRING_BYTES = 8;
 
 function malformed(message: string, offset: number): StrataError {
   return new StrataError('PROTOCOL_BODY_MALFORMED', `The protobuf body is malformed: ${message} at byte ${offset}.`, { offset });
@@ -26,7 +28,10 @@ export class ProtoReader {
   field = 0;
   wire = 0;
   private readonly view: DataView;
-  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  // ignoreBOM keeps a leading U+FEFF: without it the decoder drops it from every string that starts with one.
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  /** A Buffer view of `buf` (no copy) for its latin1 slicing, made on the first long ASCII string. */
+  private latin1: Buffer | undefined;
 
   constructor(readonly buf: Uint8Array) {
     this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -62,6 +67,26 @@ export class ProtoReader {
 
   /** A varint as int64 (two's complement), as a double: exact up to 2^53 in magnitude. */
   int64(): number {
+    // Values in [0, 2^49) end within 7 bytes and add up exactly (every millisecond time does): the
+    // common case skips the two-word arithmetic a negative value needs.
+    const buf = this.buf;
+    const stop = Math.min(this.pos + 7, buf.length);
+    let value = 0;
+    let scale = 1;
+    for (let p = this.pos; p < stop; p++) {
+      const byte = buf[p] as number;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) {
+        this.pos = p + 1;
+        return value;
+      }
+      scale *= 128;
+    }
+    return this.int64Wide();
+  }
+
+  /** int64 of a varint longer than 7 bytes (a negative one takes 10), or cut short. */
+  private int64Wide(): number {
     let lo = 0;
     let hi = 0;
     const buf = this.buf;
@@ -131,6 +156,19 @@ export class ProtoReader {
     return combine(lo, hi, true);
   }
 
+  /**
+   * A fixed64 count of nanoseconds (OTLP's time_unix_nano) as whole milliseconds, floored, exactly:
+   * nanoseconds of today's dates pass 2^53, so the double of the whole count would round. With
+   * 2^32 = 4294·10^6 + 967296, ms = hi·4294 + floor((hi·967296 + lo) / 10^6), all exact in doubles.
+   */
+  fixed64NanosAsMillis(): number {
+    this.need(8);
+    const lo = this.view.getUint32(this.pos, true);
+    const hi = this.view.getUint32(this.pos + 4, true);
+    this.pos += 8;
+    return hi * 4294 + Math.floor((hi * 967_296 + lo) / 1_000_000);
+  }
+
   fixed32(): number {
     this.need(4);
     const value = this.view.getUint32(this.pos, true);
@@ -146,12 +184,31 @@ export class ProtoReader {
     return end;
   }
 
-  /** A length-delimited UTF-8 string; invalid UTF-8 is malformed. */
+  /**
+   * A length-delimited UTF-8 string; invalid UTF-8 is malformed. ASCII, what label names and most
+   * values are, takes a fast path: TextDecoder costs about twice as much per short string, and
+   * strings are most of the cost of a Prometheus series.
+   */
   string(): string {
     const end = this.lengthEnd();
     const start = this.pos;
     this.pos = end;
-    if (end === start) return '';
+    const buf = this.buf;
+    if (end - start <= SHORT_STRING_BYTES) {
+      let out = '';
+      for (let i = start; i < end; i++) {
+        const byte = buf[i] as number;
+        if (byte >= 0x80) return this.utf8String(start, end);
+        out += String.fromCharCode(byte);
+      }
+      return out;
+    }
+    for (let i = start; i < end; i++) if ((buf[i] as number) >= 0x80) return this.utf8String(start, end);
+    return (this.latin1 ??= Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)).toString('latin1', start, end);
+  }
+
+  /** The UTF-8 string in [start, end), which holds a byte above 0x7f. */
+  private utf8String(start: number, end: number): string {
     try {
       return this.utf8.decode(this.buf.subarray(start, end));
     } catch {

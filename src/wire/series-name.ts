@@ -24,6 +24,8 @@ function byName(a: Label, b: Label): number {
 }
 
 function escapeValue(value: string): string {
+  // Nearly every value needs no escaping; three indexOf scans cost a fraction of a replace.
+  if (value.indexOf('\\') === -1 && value.indexOf('"') === -1 && value.indexOf('\n') === -1) return value;
   return value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 }
 
