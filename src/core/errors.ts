@@ -104,6 +104,7 @@ export const ERROR_CODES = {
   HTTP_ROUTE_NOT_FOUND: { kind: 'not_found', doc: 'No resource exists at the requested URL.' },
   HTTP_METHOD_NOT_ALLOWED: { kind: 'method_not_allowed', doc: 'The resource does not support the method; the Allow header lists those it does.' },
   HTTP_CONTENT_TYPE_UNSUPPORTED: { kind: 'unsupported_media', doc: 'A request body has no Content-Type or one the resource does not accept.' },
+  HTTP_CONTENT_ENCODING_UNSUPPORTED: { kind: 'unsupported_media', doc: 'A request body has a Content-Encoding the resource does not read (Prometheus routes read snappy only, OTLP gzip or none); nothing was decoded.' },
   HTTP_ACCEPT_UNSUPPORTED: { kind: 'unsupported_media', doc: 'The Accept header names no media type the resource can produce.' },
   HTTP_BODY_TOO_LARGE: { kind: 'over_limit', doc: "A request body is larger than the resource's byte limit (HTTP_BODY_BYTES_MAX for ingest)." },
   HTTP_BODY_INVALID: { kind: 'invalid', doc: 'A request body cannot be decoded (bad JSON or msgpack) or has the wrong shape.' },

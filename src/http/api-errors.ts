@@ -8,10 +8,10 @@ import { rulesOf } from './route-rules.js';
 import type { ServerContext } from './server-context.js';
 import { readValidationFailure, type ValidationFailure } from './validation-failure.js';
 
-/** An error body as an API writes it: its media type and its text. */
+/** An error body as an API writes it: its media type and its text (bytes for a binary body, as OTLP's protobuf Status). */
 export interface ErrorBody {
   readonly type: string;
-  readonly text: string;
+  readonly text: string | Buffer;
 }
 
 /** What an API plugin says about its errors; everything else about sending them is shared. */

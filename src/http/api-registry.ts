@@ -9,16 +9,21 @@ import { ingestApi } from './apis/ingest/ingest-api.js';
 import { metricsApi, metricsErrors } from './apis/metrics/metrics-api.js';
 import { monitoringApi } from './apis/monitoring/monitoring-api.js';
 import { opsApi } from './apis/ops/ops-api.js';
+import { otlpApi } from './apis/otlp/otlp-api.js';
+import { prometheusApi } from './apis/prometheus/prometheus-api.js';
 import type { RouteRules } from './route-rules.js';
 import type { ServerContext } from './server-context.js';
 
 /** Every API of this build, each one plugin owning its prefix: adding an API is one line here. */
-const APIS: readonly ApiPlugin[] = [identityApi, ingestApi, metricsApi, monitoringApi, feedsApi, dnsApi, opsApi];
+const APIS: readonly ApiPlugin[] = [identityApi, ingestApi, metricsApi, monitoringApi, feedsApi, dnsApi, prometheusApi, otlpApi, opsApi];
 
-/** The OpenAPI security requirement of a route: none on public routes, a token, or a token or basic credentials. */
+/** The OpenAPI security requirement of a route: none on public routes, else a token, and a bearer token or basic credentials where the route accepts them. */
 function securityOf(config: Partial<RouteRules> | undefined): Record<string, string[]>[] | undefined {
   if (config?.access === undefined || config.access === 'public') return undefined;
-  return config.basicAuth === true ? [{ authToken: [] }, { basicCredentials: [] }] : [{ authToken: [] }];
+  const schemes: Record<string, string[]>[] = [{ authToken: [] }];
+  if (config.bearerAuth === true) schemes.push({ bearerToken: [] });
+  if (config.basicAuth === true) schemes.push({ basicCredentials: [] });
+  return schemes;
 }
 
 /** The API whose prefix a URL is under (the longest), for errors fastify raises before routing; the metrics shape otherwise. */

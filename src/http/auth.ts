@@ -1,4 +1,4 @@
-// Owns the auth rules of every protected route: X-Auth-Token (or basic credentials where allowed) → principal, then tenant and role checks.
+// Owns the auth rules of every protected route: X-Auth-Token (or a bearer token or basic credentials where allowed) → principal, then tenant and role checks.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityService } from '../identity/identity-service.js';
 import { mayWrite } from '../identity/user-rules.js';
@@ -19,7 +19,7 @@ function sendsBasic(request: FastifyRequest): boolean {
  * X-Auth-Project-Id is accepted and ignored: the spec lets it be the account number or any value.
  */
 export async function authenticateRequest(request: FastifyRequest, reply: FastifyReply, identity: IdentityService, basic: BasicAuthenticator): Promise<void> {
-  const { access, basicAuth } = rulesOf(request);
+  const { access, basicAuth, bearerAuth } = rulesOf(request);
   if (access === 'public') return;
   const tenant = (request.params as { tenant?: unknown }).tenant;
   // `/feeds/` or `/dns/v1.0//domains`: an empty tenant segment names no resource, whoever asks.
@@ -28,12 +28,13 @@ export async function authenticateRequest(request: FastifyRequest, reply: Fastif
   let principal;
   if (token !== undefined) {
     principal = identity.validate(token);
-    if (principal === undefined) throw httpError('AUTH_TOKEN_INVALID', 'The X-Auth-Token is unknown, expired or revoked; authenticate again.');
+    if (principal === undefined) throw httpError('AUTH_TOKEN_INVALID', `The ${bearerAuth === true ? 'token' : 'X-Auth-Token'} is unknown, expired or revoked; authenticate again.`);
   } else if (basicAuth === true && sendsBasic(request)) {
-    // Routes that accept HTTP basic credentials (the event feeds, spec 5.2) use them when no token is sent.
+    // Routes that accept HTTP basic credentials (the event feeds, spec 5.2; Prometheus, OTLP) use them when no token is sent.
     principal = await basic(request, reply);
   } else {
-    throw httpError('AUTH_TOKEN_MISSING', 'No X-Auth-Token header was sent; authenticate at /v2.0/tokens first.');
+    const accepted = bearerAuth === true ? 'X-Auth-Token or Authorization: Bearer' : 'X-Auth-Token header';
+    throw httpError('AUTH_TOKEN_MISSING', `No ${accepted} was sent; authenticate at /v2.0/tokens first.`);
   }
   setPrincipal(request, principal);
   if (access === 'token') return;

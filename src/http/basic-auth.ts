@@ -1,11 +1,11 @@
-// Owns HTTP basic authentication (spec 5.2): @fastify/basic-auth reads the header; the identity service checks the key.
+// Owns HTTP basic authentication (spec 5.2, and the Prometheus and OTLP routes): @fastify/basic-auth reads the header; the identity service checks the key.
 import fastifyBasicAuth from '@fastify/basic-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityService, Principal } from '../identity/identity-service.js';
 import { httpError } from './http-errors.js';
 
-/** The realm named in WWW-Authenticate on a 401 from a route that accepts basic credentials. */
-const BASIC_REALM = 'Strata event feeds';
+/** The realm named in WWW-Authenticate on a 401 from a route that accepts basic credentials (the event feeds, Prometheus, OTLP). */
+const BASIC_REALM = 'Strata';
 
 /** The WWW-Authenticate challenge of routes that accept basic credentials. */
 export function basicChallenge(): string {

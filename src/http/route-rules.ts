@@ -26,8 +26,10 @@ export interface RouteRules {
   readonly produces?: readonly string[];
   /** Admission queue the handler runs in; absent for cheap routes. */
   readonly work?: WorkKind;
-  /** Also accept HTTP basic credentials (username and API key) when no token is sent: the event feeds (spec 5.2). */
+  /** Also accept HTTP basic credentials (username and API key) when no token is sent: the event feeds (spec 5.2), Prometheus and OTLP. */
   readonly basicAuth?: boolean;
+  /** Also accept the token as `Authorization: Bearer <token>` (what Prometheus and OpenTelemetry exporters send) when no X-Auth-Token is. */
+  readonly bearerAuth?: boolean;
 }
 
 declare module 'fastify' {
@@ -54,9 +56,18 @@ export function setPrincipal(request: FastifyRequest, principal: Principal): voi
   (request as FastifyRequest & { principal?: Principal }).principal = principal;
 }
 
-/** The token a request carries in X-Auth-Token, if any. */
+/** `Authorization: Bearer <token>` (scheme in any case, RFC 6750's token68 form). */
+const BEARER = /^\s*bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+
+/**
+ * The token a request carries: in X-Auth-Token, or, on routes whose rules allow it (bearerAuth),
+ * in `Authorization: Bearer`; undefined when none. X-Auth-Token wins when both are sent.
+ */
 export function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers['x-auth-token'];
   const token = Array.isArray(header) ? header[0] : header;
-  return token === undefined || token === '' ? undefined : token;
+  if (token !== undefined && token !== '') return token;
+  if (rulesOf(request).bearerAuth !== true) return undefined;
+  const authorization = request.headers.authorization;
+  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
 }

@@ -12,6 +12,8 @@ export interface ServerMetrics {
   readonly registry: Registry;
   readonly pointsIngested: Counter<'format'>;
   readonly pointsRejected: Counter<'format'>;
+  /** Points the protocol endpoints skip by design (NaN and infinite values, Prometheus staleness markers, OTLP points with no recorded value). */
+  readonly pointsSkipped: Counter<'format'>;
   readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
   readonly admissionRejected: Counter<'work'>;
   /** Renders the registry in the text exposition format, reading the store's stats once for all its gauges. */
@@ -26,8 +28,14 @@ export function createServerMetrics(store: Store, admission: Admission, options:
   if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'strata_' });
   const metrics: ServerMetrics = {
     registry,
-    pointsIngested: new Counter({ name: 'strata_points_ingested_total', help: 'Points accepted durably through the ingest API.', labelNames: ['format'], registers: [registry] }),
-    pointsRejected: new Counter({ name: 'strata_points_rejected_total', help: 'Points rejected by the ingest API, per point.', labelNames: ['format'], registers: [registry] }),
+    pointsIngested: new Counter({ name: 'strata_points_ingested_total', help: 'Points accepted durably through the ingest, Prometheus remote write and OTLP APIs, by format.', labelNames: ['format'], registers: [registry] }),
+    pointsRejected: new Counter({ name: 'strata_points_rejected_total', help: 'Points rejected by the ingest, Prometheus remote write and OTLP APIs, per point, by format.', labelNames: ['format'], registers: [registry] }),
+    pointsSkipped: new Counter({
+      name: 'strata_points_skipped_total',
+      help: 'Points the Prometheus and OTLP endpoints skip by design and do not store: NaN and infinite values (staleness markers), points with no recorded value.',
+      labelNames: ['format'],
+      registers: [registry],
+    }),
     requestSeconds: new Histogram({
       name: 'strata_http_request_duration_seconds',
       help: 'HTTP request latency from arrival to the last byte sent.',

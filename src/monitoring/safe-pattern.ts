@@ -1,7 +1,7 @@
 // Owns compiling user-supplied regular expressions only when they cannot backtrack catastrophically, and running them on bounded text.
-import { setFlagsFromString } from 'node:v8';
 import safeRegex from 'safe-regex2';
 import { StrataError } from '../core/errors.js';
+import { linearEngineFlag } from '../core/linear-regexp.js';
 import {
   PATTERN_LENGTH_MAX,
   PATTERN_MATCH_WORK_MAX,
@@ -13,26 +13,6 @@ import { patternWeight } from './pattern-weight.js';
 
 /** Why a pattern was refused; the `reason` detail of MONITORING_PATTERN_UNSAFE. */
 export type PatternRefusal = 'too_long' | 'invalid_syntax' | 'unsafe' | 'too_complex' | 'not_linear';
-
-/**
- * The flag of V8's linear-time regular expression engine ('l'), turned on for this process the
- * first time it is needed, or '' when this runtime has no such engine.
- */
-export function linearEngineFlag(): 'l' | '' {
-  if (supportsFlag('l')) return 'l';
-  // Turns on one flag only: it adds the 'l' flag and changes no existing regular expression.
-  setFlagsFromString('--enable-experimental-regexp-engine');
-  return supportsFlag('l') ? 'l' : '';
-}
-
-function supportsFlag(flag: string): boolean {
-  try {
-    new RegExp('', flag);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function refuse(source: string, reason: PatternRefusal, message: string): StrataError {
   // The pattern is user input, never a secret; cut it so an error body stays small.

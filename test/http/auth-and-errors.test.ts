@@ -50,6 +50,21 @@ describe('auth rules and error shapes', () => {
     expect(search.json).toEqual([]);
   });
 
+  it('reads Authorization: Bearer only on routes that allow it (Prometheus, OTLP), and X-Auth-Token first', async () => {
+    const alice = await h.token('alice');
+    const bearer = await call(h, 'GET', VIEW, { headers: { authorization: `Bearer ${alice}` } });
+    expect(bearer.status).toBe(401);
+    expect(bearer.json.details.code).toBe('AUTH_TOKEN_MISSING');
+    const read = (headers: Record<string, string>) => call(h, 'POST', '/prometheus/t1/api/v1/read', { headers: { 'content-type': 'application/x-protobuf', ...headers } });
+    // Past auth, the missing body is what is wrong: 415 (no Content-Encoding), not 401.
+    expect((await read({ authorization: `Bearer ${alice}` })).status).toBe(415);
+    expect((await read({ authorization: `bearer  ${alice} ` })).status).toBe(415);
+    expect((await read({ 'x-auth-token': alice, authorization: 'Bearer unknown' })).status).toBe(415);
+    const unknown = await read({ 'x-auth-token': 'unknown', authorization: `Bearer ${alice}` });
+    expect(unknown.status).toBe(401);
+    expect(unknown.text).toMatch(/^AUTH_TOKEN_INVALID: /);
+  });
+
   it('415 for a body without Content-Type or with an unsupported one, and for an Accept it cannot meet', async () => {
     const alice = await h.token('alice');
     const noType = await call(h, 'POST', '/ingest/v2.0/t1/ingest', { token: alice, body: JSON.stringify(POINT) });

@@ -9,7 +9,8 @@ import {
   PATTERN_WEIGHT_MAX,
 } from '../../src/monitoring/monitoring-limits.js';
 import { patternWeight } from '../../src/monitoring/pattern-weight.js';
-import { boundedSubject, compileSafePattern, execSafe, linearEngineFlag, matchSafe, subjectLengthFor } from '../../src/monitoring/safe-pattern.js';
+import { linearEngineFlag } from '../../src/core/linear-regexp.js';
+import { boundedSubject, compileSafePattern, execSafe, matchSafe, subjectLengthFor } from '../../src/monitoring/safe-pattern.js';
 
 /** The error compileSafePattern throws for `source` (fails the test when it compiles). */
 function refusal(source: string): StrataError {

@@ -19,13 +19,15 @@ export function openApiDocument(config: ServerConfig): Record<string, unknown> {
       description:
         'Metrics store and monitoring API. Every route is listed with its parameters, bodies and answers; ' +
         'errors come in the shape of the API they belong to (each route lists its 4XX and 5XX body). ' +
-        'Authenticate at POST /v2.0/tokens and send the token in X-Auth-Token; the event feeds also accept HTTP basic credentials.',
+        'Authenticate at POST /v2.0/tokens and send the token in X-Auth-Token; the event feeds also accept HTTP basic credentials, ' +
+        'and the Prometheus and OTLP routes also a bearer token or basic credentials.',
     },
     servers: config.publicUrl === undefined ? [] : [{ url: config.publicUrl }],
     components: {
       securitySchemes: {
         authToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' },
         basicCredentials: { type: 'http', scheme: 'basic' },
+        bearerToken: { type: 'http', scheme: 'bearer', description: 'The X-Auth-Token value, sent as Authorization: Bearer.' },
       },
     },
   };

@@ -91,6 +91,19 @@ describe('GET /openapi.json', () => {
     expect(errorOf('/ingest/v2.0/{tenant}/ingest', 'post')).toContain('errors');
     expect(errorOf('/dns/v1.0/{tenant}/domains', 'get')).toContain('Unwrapped in JSON');
     expect(errorOf('/feeds/{tenant}/usagesummary/bigdata/events', 'get')).toContain('abdera');
+    expect(errorOf('/prometheus/{tenant}/api/v1/write', 'post')).toContain('text/plain');
+    expect(errorOf('/prometheus/{tenant}/api/v1/read', 'post')).toContain('text/plain');
+    expect(errorOf('/otlp/{tenant}/v1/metrics', 'post')).toContain('google.rpc.Status');
+  });
+
+  it('lists the credentials each route accepts: a bearer token and basic credentials on the Prometheus and OTLP routes', () => {
+    const securityOf = (path: string, method: string) => (doc.paths[path]?.[method] as { security?: unknown } | undefined)?.security;
+    const all = [{ authToken: [] }, { bearerToken: [] }, { basicCredentials: [] }];
+    expect(securityOf('/prometheus/{tenant}/api/v1/write', 'post')).toEqual(all);
+    expect(securityOf('/prometheus/{tenant}/api/v1/read', 'post')).toEqual(all);
+    expect(securityOf('/otlp/{tenant}/v1/metrics', 'post')).toEqual(all);
+    expect(securityOf('/ingest/v2.0/{tenant}/ingest', 'post')).toEqual([{ authToken: [] }]);
+    expect(securityOf('/feeds/{tenant}/usagesummary/bigdata/events', 'get')).toEqual([{ authToken: [] }, { basicCredentials: [] }]);
   });
 
   it('has examples for the bodies, and every example validates against its schema', () => {
