@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 /** A minimal keep-alive client for one server. */
 export interface BenchClient {
   /** POSTs a prepared body; resolves with the status once the response has been read. */
-  post(path: string, body: Buffer, contentType: string): Promise<number>;
+  post(path: string, body: Buffer, contentType: string, headers?: Readonly<Record<string, string>>): Promise<number>;
   /** GETs a path; resolves with the status and the body text. */
   get(path: string): Promise<{ status: number; text: string }>;
   close(): void;
@@ -14,9 +14,9 @@ export interface BenchClient {
 export function benchClient(baseUrl: string, token: string, sockets: number): BenchClient {
   const url = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
-  const send = (method: string, path: string, body: Buffer | undefined, contentType: string | undefined): Promise<{ status: number; text: string }> =>
+  const send = (method: string, path: string, body: Buffer | undefined, contentType: string | undefined, extra: Readonly<Record<string, string>> = {}): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
-      const headers: Record<string, string | number> = { 'x-auth-token': token };
+      const headers: Record<string, string | number> = { ...extra, 'x-auth-token': token };
       if (body !== undefined) {
         headers['content-type'] = contentType ?? 'application/json';
         headers['content-length'] = body.length;
@@ -31,7 +31,7 @@ export function benchClient(baseUrl: string, token: string, sockets: number): Be
       req.end(body);
     });
   return {
-    post: async (path, body, contentType) => (await send('POST', path, body, contentType)).status,
+    post: async (path, body, contentType, headers) => (await send('POST', path, body, contentType, headers)).status,
     get: (path) => send('GET', path, undefined, undefined),
     close: () => agent.destroy(),
   };

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runChild } from './child-io.js';
 import { CHECKS_SUITE, checksSuiteFlags, checksSuiteOptions, runChecksSuite } from './checks-suite.js';
+import { PROTOCOLS_SUITE, runProtocolsSuite } from './protocols-suite.js';
 import { AGENTS_SUITE, agentsSuiteFlags, agentsSuiteOptions, runAgentsSuite } from './agents-suite.js';
 import type { EngineResult } from './engine.js';
 import type { FloorResult } from './floors.js';
@@ -116,7 +117,7 @@ function httpText(result: unknown, engineWalkPps: number | undefined): string {
 const OVERLOAD_SUITE = 'overload';
 
 /** What argv asks for: value kinds (default all), and whether the overload, checks and agents suites run (default yes; with names, only if named). */
-function selection(): { kinds: ValueKind[]; overload: boolean; checks: boolean; agents: boolean; baseCli: string | undefined } {
+function selection(): { kinds: ValueKind[]; overload: boolean; checks: boolean; agents: boolean; protocols: boolean; baseCli: string | undefined } {
   const args = process.argv.slice(2);
   const baseAt = args.indexOf('--base');
   const baseCli = baseAt >= 0 ? args[baseAt + 1] : undefined;
@@ -125,25 +126,27 @@ function selection(): { kinds: ValueKind[]; overload: boolean; checks: boolean; 
   // The agents suite's flags (--agents N, --agent-steps, --agent-hold S) likewise.
   const agentsFlags = agentsSuiteFlags(args);
   const asked = args.filter((a, i) => a !== '--base' && (baseAt < 0 || i !== baseAt + 1) && !checksFlags.has(i) && !agentsFlags.has(i));
-  const suites = [OVERLOAD_SUITE, CHECKS_SUITE, AGENTS_SUITE];
+  const suites = [OVERLOAD_SUITE, CHECKS_SUITE, AGENTS_SUITE, PROTOCOLS_SUITE];
   const unknown = asked.filter((k) => !suites.includes(k) && !VALUE_KINDS.includes(k as ValueKind));
   if (unknown.length > 0) throw new Error(`unknown suites: ${unknown.join(', ')} (known: ${[...VALUE_KINDS, ...suites].join(', ')})`);
-  if (asked.length === 0) return { kinds: [...VALUE_KINDS], overload: true, checks: true, agents: true, baseCli };
+  if (asked.length === 0) return { kinds: [...VALUE_KINDS], overload: true, checks: true, agents: true, protocols: true, baseCli };
   return {
     kinds: asked.filter((k) => !suites.includes(k)) as ValueKind[],
     overload: asked.includes(OVERLOAD_SUITE),
     checks: asked.includes(CHECKS_SUITE),
     agents: asked.includes(AGENTS_SUITE),
+    protocols: asked.includes(PROTOCOLS_SUITE),
     baseCli,
   };
 }
 
 async function main(): Promise<void> {
-  const { kinds, overload, checks, agents, baseCli } = selection();
+  const { kinds, overload, checks, agents, protocols, baseCli } = selection();
   if (kinds.length > 0) await runEngineSuites(kinds);
   if (overload) await runOverloadSuite(baseCli);
   if (checks) await runChecksSuite(checksSuiteOptions(process.argv.slice(2)), machine('n/a (not measured by this suite)'));
   if (agents) await runAgentsSuite(agentsSuiteOptions(process.argv.slice(2)), machine('n/a (not measured by this suite)'));
+  if (protocols) await runProtocolsSuite(machine('n/a (not measured by this suite)'));
 }
 
 /**
