@@ -138,6 +138,27 @@ function expectedForm(api: ApiName, request: FuzzRequest): 'json' | 'xml' | unde
   return undefined;
 }
 
+/** Prometheus' shape: plain text, `CODE: message`, or the partial-write report whose first line counts the points. */
+function checkPrometheusShape(request: FuzzRequest, res: LightMyRequestResponse): void {
+  check(/^text\/plain/.test(String(res.headers['content-type'] ?? '')), 'prometheus error must be plain text', request, res);
+  const first = res.body.split('\n')[0] ?? '';
+  check(/^[A-Z][A-Z0-9_]+: \S/.test(first) || /^accepted \d+, rejected [1-9]\d*, skipped \d+ points$/.test(first), 'prometheus error must start `CODE: message` or be a write report', request, res);
+}
+
+/** OTLP's shape: a google.rpc.Status, JSON (`code` a gRPC code, `message` starting with a Strata code) or protobuf (field 1 first). */
+function checkOtlpShape(request: FuzzRequest, res: LightMyRequestResponse): void {
+  const type = String(res.headers['content-type'] ?? '');
+  if (/^application\/x-protobuf/.test(type)) {
+    check(res.rawPayload.length > 0 && res.rawPayload[0] === 0x08, 'otlp protobuf error must be a Status starting with its code field', request, res);
+    return;
+  }
+  check(/^application\/json/.test(type), 'otlp error must be JSON or protobuf', request, res);
+  const body = parseJson(res.body) as Record<string, unknown> | undefined;
+  check(sortedKeys(body) === 'code,message', 'otlp error body must have exactly the keys code,message', request, res);
+  check(Number.isInteger(body!['code']) && (body!['code'] as number) > 0 && (body!['code'] as number) <= 16, 'otlp error code must be a gRPC status code', request, res);
+  check(/^[A-Z][A-Z0-9_]+: \S/.test(String(body!['message'])), 'otlp error message must start with a Strata code', request, res);
+}
+
 /** The path the server sees for a URL, parsed as light-my-request parses it (`//x` is a path there, not a host). */
 function pathSeen(url: string): string {
   return new URL(url.startsWith('//') ? `http://localhost${url}` : url, 'http://localhost').pathname;
@@ -156,6 +177,8 @@ function checkErrorBody(request: FuzzRequest, res: LightMyRequestResponse): void
     else checkDnsShape(json, request, res);
     return;
   }
+  if (api === 'prometheus') return checkPrometheusShape(request, res);
+  if (api === 'otlp') return checkOtlpShape(request, res);
   check(json, `${api} error must be JSON`, request, res);
   if (api === 'identity') checkIdentityShape(request, res);
   else checkMetricsShape(api, request, res);

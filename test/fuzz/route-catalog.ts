@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** The APIs whose error bodies differ; `root` is the operational routes and every URL outside the API prefixes (the metrics shape). */
-export type ApiName = 'identity' | 'ingest' | 'metrics' | 'monitoring' | 'feeds' | 'dns' | 'root';
+export type ApiName = 'identity' | 'ingest' | 'metrics' | 'monitoring' | 'feeds' | 'dns' | 'prometheus' | 'otlp' | 'root';
 
 /** Each API's URL prefix (api-registry.ts), as a client sees it; the longest prefix a path is under names its API. */
 export const API_PREFIXES: Readonly<Record<Exclude<ApiName, 'root'>, string>> = {
@@ -12,6 +12,8 @@ export const API_PREFIXES: Readonly<Record<Exclude<ApiName, 'root'>, string>> = 
   monitoring: '/monitoring/v1.0',
   feeds: '/feeds',
   dns: '/dns/v1.0',
+  prometheus: '/prometheus',
+  otlp: '/otlp',
 };
 
 /** The API a URL path belongs to (the longest prefix it is under, `root` outside them all). */
