@@ -8,6 +8,8 @@ import type { MonitoringRuntime } from '../monitoring/monitoring-runtime.js';
 import type { RecordingWriter } from '../recording/recording-types.js';
 import type { Store } from '../store-types.js';
 import type { IngestDecoder } from '../wire/ingest-decoder.js';
+import type { OtlpDecoder } from '../wire/otlp-decoder.js';
+import type { RemoteWriteDecoder } from '../wire/prom-write-decoder.js';
 import type { Admission } from './admission.js';
 import type { ServerConfig } from './server-config.js';
 import type { ServerMetrics } from './server-metrics.js';
@@ -28,6 +30,10 @@ export interface ServerContext {
   readonly admission: Admission;
   /** Decodes ingest bodies (fast paths and the metric-name cache). */
   readonly decoder: IngestDecoder;
+  /** Decodes Prometheus remote write bodies (its series cache lasts across requests). */
+  readonly remoteWriteDecoder: RemoteWriteDecoder;
+  /** Decodes OTLP/HTTP metrics bodies (its series cache lasts across requests). */
+  readonly otlpDecoder: OtlpDecoder;
   readonly metrics: ServerMetrics;
   readonly clock: Clock;
   /** The request recorder's writer (`strata serve --record`), undefined when not recording. */

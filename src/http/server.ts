@@ -11,6 +11,8 @@ import { MonitoringRuntime, type RuntimeOptions } from '../monitoring/monitoring
 import type { RecordingWriter } from '../recording/recording-types.js';
 import type { Store } from '../store-types.js';
 import { IngestDecoder } from '../wire/ingest-decoder.js';
+import { OtlpDecoder } from '../wire/otlp-decoder.js';
+import { RemoteWriteDecoder } from '../wire/prom-write-decoder.js';
 import { Admission } from './admission.js';
 import { admitRequest, releaseRequest } from './admission-request.js';
 import { sendApiError, useApiErrors } from './api-errors.js';
@@ -136,6 +138,8 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     config,
     admission,
     decoder: new IngestDecoder(),
+    remoteWriteDecoder: new RemoteWriteDecoder(),
+    otlpDecoder: new OtlpDecoder(),
     metrics: createServerMetrics(options.store, admission, { processMetrics: config.processMetrics, runtime }),
     clock,
     recorder: options.recorder,

@@ -4,6 +4,7 @@ import { INGEST_BATCH_POINTS_MAX } from '../core/limits.js';
 import { OtlpPoint } from './otlp-point.js';
 import { labelNameOf, metricNameOf } from './otlp-text.js';
 import type { ProtocolBatch } from './protocol-batch.js';
+import { OtlpSeries, type OtlpSeriesCache } from './otlp-series.js';
 import { SERIES_LABELS_MAX } from './protocol-limits.js';
 import { type Label, seriesMetricName, seriesProblem } from './series-name.js';
 
@@ -36,11 +37,16 @@ function sortByKey(order: number[], keys: readonly string[]): void {
 /**
  * Maps the data points of one OTLP request into a ProtocolBatch. The decoders call beginResource
  * and beginMetric as they enter those messages, fill `point`, and call endPoint for each data
- * point; both encodings go through here, so they yield the same batch.
+ * point; both encodings go through here, so they yield the same batch. A point's series comes from
+ * the decoder's cache when its attributes were seen before under the same metric context: the
+ * protobuf decoder looks it up by the attribute bytes and passes it to endPoint (calling
+ * seriesOfPoint on a miss); for OTLP/JSON endPoint looks it up by the attributes' text.
  */
 export class OtlpMapper {
   /** The point the decoder fills before each endPoint. */
   readonly point = new OtlpPoint();
+  /** The salt of the current metric's keys in the cache: a number per (name, kind, counter, job, instance). */
+  context = 0;
   private job = '';
   private instance = '';
   private otlpName = '';
@@ -53,7 +59,11 @@ export class OtlpMapper {
   private readonly labelNames = new Map<string, string>();
   private readonly order: number[] = [];
 
-  constructor(private readonly batch: ProtocolBatch) {}
+  constructor(
+    private readonly batch: ProtocolBatch,
+    /** The decoder's series cache, kept across requests. */
+    readonly cache: OtlpSeriesCache,
+  ) {}
 
   /**
    * Starts a ResourceMetrics: `job` is service.namespace/service.name (service.name alone without a
@@ -72,71 +82,87 @@ export class OtlpMapper {
     this.kind = kind;
     const counter = kind === KIND_SUM && monotonic && temporality === TEMPORALITY_CUMULATIVE;
     this.numberName = counter && !this.name.endsWith('_total') ? `${this.name}_total` : this.name;
+    // Everything a point's naming depends on besides its attributes; lengths keep the parts apart.
+    const job = this.job;
+    const instance = this.instance;
+    this.context = this.cache.context(`${kind}:${counter ? 1 : 0}:${job.length}:${job}${instance.length}:${instance}${otlpName}`);
   }
 
-  /** Maps the data point in `point` (of the metric begun last) and resets it for the next. */
-  endPoint(): void {
+  /** Maps the data point in `point` (of the metric begun last) as `series`, or as its attributes name it, and resets it for the next. */
+  endPoint(series?: OtlpSeries): void {
     const point = this.point;
     if ((point.flags & FLAG_NO_RECORDED_VALUE) !== 0) this.batch.skippedPoints++;
-    else if (this.kind === KIND_GAUGE || this.kind === KIND_SUM) this.numberPoint(point);
-    else if (this.kind === KIND_HISTOGRAM) this.histogramPoint(point);
-    else if (this.kind === KIND_EXPONENTIAL_HISTOGRAM) this.exponentialPoint(point);
-    else if (this.kind === KIND_SUMMARY) this.summaryPoint(point);
+    else {
+      const named = series ?? this.textSeries();
+      if (named.refusal !== undefined) this.batch.reject(this.otlpName, 'PROTOCOL_SERIES_INVALID', named.refusal);
+      else if (this.kind === KIND_GAUGE || this.kind === KIND_SUM) this.numberPoint(point, named);
+      else if (this.kind === KIND_HISTOGRAM) this.histogramPoint(point, named);
+      else if (this.kind === KIND_EXPONENTIAL_HISTOGRAM) this.exponentialPoint(point, named);
+      else if (this.kind === KIND_SUMMARY) this.summaryPoint(point, named);
+    }
     point.reset();
     this.checkSize();
   }
 
-  private numberPoint(point: OtlpPoint): void {
-    const labels = this.labels('');
-    if (labels === undefined) return;
-    const series = seriesMetricName(this.numberName, labels);
-    if (!this.timed(series)) return;
-    if (!point.hasValue) return this.refusePoint(series, 'the data point has neither as_double nor as_int');
-    this.emit(series, point.value, this.unit);
+  /**
+   * How the attributes in `point` name the series of the current metric: its labels and first
+   * series, or the refusal. What a decoder caches by the point's attributes.
+   */
+  seriesOfPoint(): OtlpSeries {
+    const reserved = this.kind === KIND_HISTOGRAM ? 'le' : this.kind === KIND_SUMMARY ? 'quantile' : '';
+    const labels = this.labels(reserved);
+    if (typeof labels === 'string') return new OtlpSeries(`OTLP metric ${JSON.stringify(this.otlpName)}: ${labels}.`, [], '', this.name);
+    const main = this.kind === KIND_GAUGE || this.kind === KIND_SUM ? this.numberName : `${this.name}_count`;
+    return new OtlpSeries(undefined, labels, seriesMetricName(main, labels), this.name);
   }
 
-  private histogramPoint(point: OtlpPoint): void {
-    const labels = this.labels('le');
-    if (labels === undefined) return;
-    const countSeries = seriesMetricName(`${this.name}_count`, labels);
+  /** The series of an OTLP/JSON point: cached by the text of its attributes under the metric's context. */
+  private textSeries(): OtlpSeries {
+    const hash = this.cache.textKeyHash(this.context, this.point);
+    const seen = this.cache.text(hash, this.context, this.point);
+    if (seen !== undefined) return seen;
+    const series = this.seriesOfPoint();
+    this.cache.setText(hash, this.context, this.point, series);
+    return series;
+  }
+
+  private numberPoint(point: OtlpPoint, series: OtlpSeries): void {
+    if (!this.timed(series.main)) return;
+    if (!point.hasValue) return this.refusePoint(series.main, 'the data point has neither as_double nor as_int');
+    this.emit(series.main, point.value, this.unit);
+  }
+
+  private histogramPoint(point: OtlpPoint, series: OtlpSeries): void {
+    const countSeries = series.main;
     if (!this.timed(countSeries)) return;
     const problem = bucketProblem(point);
     if (problem !== undefined) return this.refusePoint(countSeries, problem);
-    const bucketName = `${this.name}_bucket`;
     let cumulative = 0;
     for (let i = 0; i < point.boundCount && point.bucketCount > 0; i++) {
       cumulative += point.bucketCounts[i] as number;
-      this.emit(seriesMetricName(bucketName, [...labels, { name: 'le', value: String(point.bounds[i]) }]), cumulative, undefined);
+      this.emit(series.bucketName(point.bounds[i] as number, this.cache), cumulative, undefined);
     }
-    this.emit(seriesMetricName(bucketName, [...labels, { name: 'le', value: '+Inf' }]), point.count, undefined);
+    this.emit(series.infBucketName(this.cache), point.count, undefined);
     this.emit(countSeries, point.count, undefined);
-    if (point.hasSum) this.emit(seriesMetricName(`${this.name}_sum`, labels), point.sum, this.unit);
+    if (point.hasSum) this.emit(series.sumName(this.cache), point.sum, this.unit);
   }
 
-  private exponentialPoint(point: OtlpPoint): void {
-    const labels = this.labels('');
-    if (labels === undefined) return;
-    const countSeries = seriesMetricName(`${this.name}_count`, labels);
-    if (!this.timed(countSeries)) return;
-    this.emit(countSeries, point.count, undefined);
-    if (point.hasSum) this.emit(seriesMetricName(`${this.name}_sum`, labels), point.sum, this.unit);
+  private exponentialPoint(point: OtlpPoint, series: OtlpSeries): void {
+    if (!this.timed(series.main)) return;
+    this.emit(series.main, point.count, undefined);
+    if (point.hasSum) this.emit(series.sumName(this.cache), point.sum, this.unit);
   }
 
-  private summaryPoint(point: OtlpPoint): void {
-    const labels = this.labels('quantile');
-    if (labels === undefined) return;
-    const countSeries = seriesMetricName(`${this.name}_count`, labels);
+  private summaryPoint(point: OtlpPoint, series: OtlpSeries): void {
+    const countSeries = series.main;
     if (!this.timed(countSeries)) return;
     for (let i = 0; i < point.quantileCount; i++) {
       const q = point.quantiles[i] as number;
       if (!(q >= 0 && q <= 1)) return this.refusePoint(countSeries, `quantile ${String(q)} is not between 0 and 1`);
     }
-    for (let i = 0; i < point.quantileCount; i++) {
-      const series = seriesMetricName(this.name, [...labels, { name: 'quantile', value: String(point.quantiles[i]) }]);
-      this.emit(series, point.quantileValues[i] as number, this.unit);
-    }
+    for (let i = 0; i < point.quantileCount; i++) this.emit(series.quantileName(point.quantiles[i] as number, this.cache), point.quantileValues[i] as number, this.unit);
     this.emit(countSeries, point.count, undefined);
-    this.emit(seriesMetricName(`${this.name}_sum`, labels), point.sum, this.unit);
+    this.emit(series.sumName(this.cache), point.sum, this.unit);
   }
 
   /** False (and the point refused) when the point has no time. */
@@ -150,12 +176,12 @@ export class OtlpMapper {
    * The labels of the point: its attributes with keys sanitised, keys that sanitise alike joined
    * with `;` in key order (empty values left out), then `job` and `instance` from the resource,
    * which replace attributes of those names, as does `reserved` (le, quantile: the caller adds
-   * its own). Undefined, with the point refused, when they cannot name a series.
+   * its own). Why not, when they cannot name a series.
    */
-  private labels(reserved: string): Label[] | undefined {
+  private labels(reserved: string): Label[] | string {
     const point = this.point;
     const n = point.attributeCount;
-    if (n > SERIES_LABELS_MAX) return this.refuseSeries(`the data point has ${n} attributes; at most ${SERIES_LABELS_MAX} are allowed`);
+    if (n > SERIES_LABELS_MAX) return `the data point has ${n} attributes; at most ${SERIES_LABELS_MAX} are allowed`;
     let labels: { name: string; value: string }[] = [];
     let collided = false;
     for (let i = 0; i < n; i++) {
@@ -170,9 +196,8 @@ export class OtlpMapper {
     if (this.instance !== '') labels.push({ name: 'instance', value: this.instance });
     let used = 0;
     for (const label of labels) if (label.value !== '') used++;
-    if (used > SERIES_LABELS_MAX) return this.refuseSeries(`the series has ${used} labels; at most ${SERIES_LABELS_MAX} are allowed`);
-    const problem = this.name === '' ? 'the metric has no name' : seriesProblem(this.name, labels);
-    return problem === undefined ? labels : this.refuseSeries(problem);
+    if (used > SERIES_LABELS_MAX) return `the series has ${used} labels; at most ${SERIES_LABELS_MAX} are allowed`;
+    return (this.name === '' ? 'the metric has no name' : seriesProblem(this.name, labels)) ?? labels;
   }
 
   /** Whether a label Strata sets itself replaces the attribute that sanitises to `name`. */
@@ -225,11 +250,6 @@ export class OtlpMapper {
       `The OTLP request holds more than ${INGEST_BATCH_POINTS_MAX} points (each histogram bucket, count and sum is one, and refused and skipped points count too); send it in smaller requests.`,
       { limit: INGEST_BATCH_POINTS_MAX },
     );
-  }
-
-  private refuseSeries(problem: string): undefined {
-    this.batch.reject(this.otlpName, 'PROTOCOL_SERIES_INVALID', `OTLP metric ${JSON.stringify(this.otlpName)}: ${problem}.`);
-    return undefined;
   }
 
   private refusePoint(series: string, problem: string): void {

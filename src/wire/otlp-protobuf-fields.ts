@@ -33,8 +33,9 @@ export class OtlpFieldReader {
   /** Where keyValue found the value of the KeyValue it read last (-1 when it had none). */
   valueStart = -1;
   valueEnd = -1;
+  /** A DataView of the body, for the name cache and the series cache's keys. */
+  readonly view: DataView;
   private readonly bytes: Buffer;
-  private readonly view: DataView;
   private readonly names = new NameCache();
   private readonly utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

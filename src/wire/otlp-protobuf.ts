@@ -2,6 +2,7 @@
 import { KIND_EXPONENTIAL_HISTOGRAM, KIND_GAUGE, KIND_HISTOGRAM, KIND_SUM, KIND_SUMMARY, type OtlpMapper } from './otlp-mapping.js';
 import type { OtlpPoint } from './otlp-point.js';
 import { OtlpFieldReader } from './otlp-protobuf-fields.js';
+import type { OtlpSeries } from './otlp-series.js';
 import type { ProtoReader } from './proto-reader.js';
 
 /**
@@ -15,6 +16,10 @@ class ProtobufWalker {
   private readonly reader: ProtoReader;
   /** Start and end offsets of the data messages of the metric being read (Metric is never nested, so one list serves). */
   private readonly dataSpans: number[] = [];
+  /** Where the attributes of the point being read start and end (-1 before the first), and whether another field comes between two. */
+  private attributesStart = -1;
+  private attributesEnd = -1;
+  private attributesSplit = false;
 
   constructor(
     body: Uint8Array,
@@ -131,10 +136,11 @@ class ProtobufWalker {
   /** NumberDataPoint: attributes 7, time_unix_nano 3, as_double 4, as_int 6, flags 8. */
   private numberPoint(end: number): void {
     const r = this.reader;
+    const start = this.beginPoint();
     const point = this.mapper.point;
-    while (r.next(end)) {
+    for (let at = start; r.next(end); at = r.pos) {
       const field = r.field;
-      if (field === 7) this.attribute(point);
+      if (field === 7) this.skipAttribute(at);
       else if (field === 3) point.timeMs = this.fields.nanosAsMillis();
       else if (field === 4 || field === 6) {
         point.value = field === 4 ? this.fields.double() : this.fields.sfixed64();
@@ -142,17 +148,18 @@ class ProtobufWalker {
       } else if (field === 8) point.flags = this.fields.varint();
       else r.skip();
     }
-    this.mapper.endPoint();
+    this.mapper.endPoint(this.series(7, start, end));
   }
 
   /** HistogramDataPoint: attributes 9, time 3, count 4, sum 5, bucket_counts 6, explicit_bounds 7, flags 10. */
   private histogramPoint(end: number): void {
     const r = this.reader;
+    const start = this.beginPoint();
     const point = this.mapper.point;
-    while (r.next(end)) {
+    for (let at = start; r.next(end); at = r.pos) {
       switch (r.field) {
         case 9:
-          this.attribute(point);
+          this.skipAttribute(at);
           break;
         case 3:
           point.timeMs = this.fields.nanosAsMillis();
@@ -182,32 +189,34 @@ class ProtobufWalker {
           r.skip();
       }
     }
-    this.mapper.endPoint();
+    this.mapper.endPoint(this.series(9, start, end));
   }
 
   /** ExponentialHistogramDataPoint: attributes 1, time 3, count 4, sum 5, flags 10; its buckets are not stored. */
   private exponentialPoint(end: number): void {
     const r = this.reader;
+    const start = this.beginPoint();
     const point = this.mapper.point;
-    while (r.next(end)) {
+    for (let at = start; r.next(end); at = r.pos) {
       const field = r.field;
-      if (field === 1) this.attribute(point);
+      if (field === 1) this.skipAttribute(at);
       else if (field === 3) point.timeMs = this.fields.nanosAsMillis();
       else if (field === 4) point.count = this.fields.fixed64();
       else if (field === 5) this.sum(point);
       else if (field === 10) point.flags = this.fields.varint();
       else r.skip();
     }
-    this.mapper.endPoint();
+    this.mapper.endPoint(this.series(1, start, end));
   }
 
   /** SummaryDataPoint: attributes 7, time 3, count 4, sum 5, quantile_values 6 (quantile 1, value 2), flags 8. */
   private summaryPoint(end: number): void {
     const r = this.reader;
+    const start = this.beginPoint();
     const point = this.mapper.point;
-    while (r.next(end)) {
+    for (let at = start; r.next(end); at = r.pos) {
       const field = r.field;
-      if (field === 7) this.attribute(point);
+      if (field === 7) this.skipAttribute(at);
       else if (field === 3) point.timeMs = this.fields.nanosAsMillis();
       else if (field === 4) point.count = this.fields.fixed64();
       else if (field === 5) this.sum(point);
@@ -224,12 +233,61 @@ class ProtobufWalker {
       } else if (field === 8) point.flags = this.fields.varint();
       else r.skip();
     }
-    this.mapper.endPoint();
+    this.mapper.endPoint(this.series(7, start, end));
   }
 
   private sum(point: OtlpPoint): void {
     point.sum = this.fields.double();
     point.hasSum = true;
+  }
+
+  /** Starts reading a data point: no attributes seen yet. Returns where the point starts. */
+  private beginPoint(): number {
+    this.attributesStart = -1;
+    this.attributesEnd = -1;
+    this.attributesSplit = false;
+    return this.reader.pos;
+  }
+
+  /** Steps over one attribute (a KeyValue whose tag starts at `at`), noting where the point's attributes lie. */
+  private skipAttribute(at: number): void {
+    const end = this.fields.lengthEnd();
+    if (this.attributesStart < 0) this.attributesStart = at;
+    else if (at !== this.attributesEnd) this.attributesSplit = true;
+    this.attributesEnd = end;
+    this.reader.pos = end;
+  }
+
+  /**
+   * The series of the point just read, whose attributes are field `field` of [start, end). When
+   * its attributes came together (every known sender writes them so), their bytes, tags included,
+   * are the key: a point of a series seen before costs a hash and a compare. Otherwise, or on a
+   * miss, the attributes are read and the mapping names the series (and the cache keeps it).
+   */
+  private series(field: number, start: number, end: number): OtlpSeries {
+    const mapper = this.mapper;
+    const cache = mapper.cache.bytes;
+    const keyed = !this.attributesSplit;
+    // Together, the attributes are read from their own span; apart, from the whole point.
+    const keyStart = keyed ? Math.max(this.attributesStart, 0) : start;
+    const keyEnd = keyed ? Math.max(this.attributesEnd, 0) : end;
+    const view = this.fields.view;
+    const hash = keyed ? cache.keyHash(mapper.context, view, keyStart, keyEnd) : 0;
+    if (keyed) {
+      const seen = cache.get(hash, mapper.context, view, keyStart, keyEnd);
+      if (seen !== undefined) return seen;
+    }
+    const r = this.reader;
+    const point = mapper.point;
+    r.pos = keyStart;
+    while (r.next(keyEnd)) {
+      if (r.field === field) this.attribute(point);
+      else r.skip();
+    }
+    r.pos = end;
+    const series = mapper.seriesOfPoint();
+    if (keyed) cache.set(hash, mapper.context, view, keyStart, keyEnd, series, series.bytes);
+    return series;
   }
 
   /** One KeyValue of a data point's attributes, its value as a label value. */

@@ -1,13 +1,13 @@
-// Owns the Prometheus remote write 1.0 body: a snappy-compressed WriteRequest read straight into a ProtocolBatch, and its encoder.
+// Owns the Prometheus remote write 1.0 body: a snappy-compressed WriteRequest read straight into a ProtocolBatch, series named through a cross-request cache, and its encoder.
 import { StrataError } from '../core/errors.js';
 import { INGEST_BATCH_POINTS_MAX, METRIC_NAME_LENGTH_MAX } from '../core/limits.js';
 import { ProtoReader, WIRE_FIXED64, WIRE_LENGTH_DELIMITED, WIRE_VARINT } from './proto-reader.js';
 import { ProtoWriter } from './proto-writer.js';
 import type { ProtocolBatch } from './protocol-batch.js';
 import { SERIES_LABELS_MAX } from './protocol-limits.js';
+import { SeriesCache, type SeriesCacheOptions, type SeriesCacheStats } from './series-cache.js';
 import { type Label, seriesMetricName, seriesProblem } from './series-name.js';
 import { snappyDecode, snappyEncode } from './snappy-body.js';
-import { NAME_CACHE_ENTRIES_MAX } from './wire-limits.js';
 
 // Field numbers of prompb/remote.proto and prompb/types.proto.
 const WRITE_REQUEST_TIMESERIES = 1;
@@ -37,20 +37,15 @@ interface SeriesName {
   readonly problem: string | undefined;
   /** The name a rejection reports. */
   readonly shown: string;
-  /** Where the label bytes named are in the body (the cache compares them on a hash match). */
-  readonly start: number;
-  readonly end: number;
 }
 
-/** The state of one decode: the reader, the batch, and the names of the label sets seen so far. */
+/** The state of one decode: the reader, the batch, and the decoder's cache of named label sets. */
 interface WriteDecode {
   readonly r: ProtoReader;
   readonly batch: ProtocolBatch;
-  readonly bytes: Uint8Array;
-  /** A DataView of `bytes`, for hashing them a word at a time. */
+  /** A DataView of the decompressed body, for hashing and comparing label bytes a word at a time. */
   readonly view: DataView;
-  /** Named label sets by a hash of their bytes: a series sent again in one request is named once. */
-  readonly names: Map<number, SeriesName>;
+  readonly names: SeriesCache<SeriesName>;
   /** Set by scanSeries: where the first field that is not a label starts. */
   firstOther: number;
   /** Set by scanSeries: whether a label comes after such a field. */
@@ -121,43 +116,31 @@ function refusedName(labels: SeriesLabels): string {
   return formed.length > METRIC_NAME_LENGTH_MAX ? `${formed.slice(0, METRIC_NAME_LENGTH_MAX)}…` : formed;
 }
 
-function nameOf(labels: SeriesLabels, start: number, end: number): SeriesName {
+function nameOf(labels: SeriesLabels): SeriesName {
   const problem =
     labels.others.length > SERIES_LABELS_MAX
       ? `the series has ${labels.others.length} labels besides __name__; the limit is ${SERIES_LABELS_MAX}`
       : seriesProblem(labels.name, labels.others);
-  if (problem !== undefined) return { metric: undefined, problem, shown: refusedName(labels), start, end };
+  if (problem !== undefined) return { metric: undefined, problem, shown: refusedName(labels) };
   const metric = seriesMetricName(labels.name, labels.others);
-  return { metric, problem, shown: metric, start, end };
+  return { metric, problem, shown: metric };
 }
 
-/** The name of the TimeSeries in [start, end), after scanSeries; from the cache when its leading labels were seen. */
+/**
+ * The name of the TimeSeries in [start, end), after scanSeries. Its leading labels' bytes are the
+ * cache key: a cached label set, from this request or an earlier one, costs a hash and a compare,
+ * with no string read and no check (a refusal is cached too). Labels sent after a sample (no known
+ * sender does that) are read the slow way.
+ */
 function seriesName(d: WriteDecode, start: number, end: number): SeriesName {
-  if (d.labelsLater) return nameOf(readLabels(d.r, start, end), start, end);
+  if (d.labelsLater) return nameOf(readLabels(d.r, start, end));
   const labelsEnd = d.firstOther;
-  const hash = hashBytes(d.view, start, labelsEnd);
-  const seen = d.names.get(hash);
-  if (seen !== undefined && sameBytes(d.bytes, seen.start, seen.end, start, labelsEnd)) return seen;
-  const named = nameOf(readLabels(d.r, start, labelsEnd), start, labelsEnd);
-  // A colliding label set replaces the entry: a crafted collision costs a decode, never a wrong name.
-  if (d.names.size < NAME_CACHE_ENTRIES_MAX) d.names.set(hash, named);
+  const hash = d.names.keyHash(0, d.view, start, labelsEnd);
+  const seen = d.names.get(hash, 0, d.view, start, labelsEnd);
+  if (seen !== undefined) return seen;
+  const named = nameOf(readLabels(d.r, start, labelsEnd));
+  d.names.set(hash, 0, d.view, start, labelsEnd, named, named.shown.length + (named.problem?.length ?? 0));
   return named;
-}
-
-/** FNV-style hash of bytes[start, end), a 32-bit word at a time. */
-function hashBytes(view: DataView, start: number, end: number): number {
-  let hash = end - start;
-  let i = start;
-  for (; i + 4 <= end; i += 4) hash = Math.imul(hash ^ view.getInt32(i), 0x01000193);
-  for (; i < end; i++) hash = Math.imul(hash ^ view.getUint8(i), 0x01000193);
-  // 30 bits stay a small integer in V8, a cheaper Map key than a heap number.
-  return hash & 0x3fffffff;
-}
-
-function sameBytes(bytes: Uint8Array, aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {
-  if (aEnd - aStart !== bEnd - bStart) return false;
-  for (let i = 0; i < aEnd - aStart; i++) if (bytes[aStart + i] !== bytes[bStart + i]) return false;
-  return true;
 }
 
 /**
@@ -241,29 +224,55 @@ function readSeries(d: WriteDecode, start: number, end: number): void {
 }
 
 /**
- * Decodes a remote write 1.0 body (a snappy-compressed WriteRequest) into `batch`, with no object
- * per sample. Each series is named by seriesMetricName; a series that cannot be named has all its
- * points refused (PROTOCOL_SERIES_INVALID), a native histogram or a time that is not a safe
- * integer is refused (PROTOCOL_POINT_INVALID), non-finite values (staleness markers) are counted
- * skipped by the batch; exemplars and metadata are ignored. Throws PROTOCOL_BODY_MALFORMED or
- * PROTOCOL_BODY_TOO_LARGE for a body that cannot be read, INGEST_BATCH_TOO_LARGE past
- * INGEST_BATCH_POINTS_MAX stored points; the batch is then partly filled and must be dropped.
+ * Decodes remote write 1.0 bodies (a snappy-compressed WriteRequest) into ProtocolBatches, with no
+ * object per sample; a server makes one. Each series is named by seriesMetricName; a series that
+ * cannot be named has all its points refused (PROTOCOL_SERIES_INVALID), a native histogram or a
+ * time that is not a safe integer is refused (PROTOCOL_POINT_INVALID), non-finite values
+ * (staleness markers) are counted skipped by the batch; exemplars and metadata are ignored. The
+ * decoder keeps the naming of the label sets it reads in a bounded cache, by the label bytes:
+ * Prometheus sends the same series in every request, and a label set is stored the second time it
+ * comes, so from then on a series costs a hash and a compare of its label bytes (a series seen once
+ * takes no entry). Two decoders share nothing.
  */
-export function decodeRemoteWrite(body: Uint8Array, batch: ProtocolBatch): void {
-  const bytes = snappyDecode(body);
-  const r = new ProtoReader(bytes);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const d: WriteDecode = { r, batch, bytes, view, names: new Map(), firstOther: 0, labelsLater: false };
-  while (r.next(bytes.length)) {
-    if (r.field !== WRITE_REQUEST_TIMESERIES) {
-      r.skip();
-      continue;
-    }
-    r.expect(WIRE_LENGTH_DELIMITED);
-    const end = r.lengthEnd();
-    readSeries(d, r.pos, end);
-    r.pos = end;
+export class RemoteWriteDecoder {
+  private readonly names: SeriesCache<SeriesName>;
+
+  /** `cache` shrinks the cache or replaces its hash (tests); the protocol limits by default. */
+  constructor(cache: SeriesCacheOptions = {}) {
+    this.names = new SeriesCache(cache);
   }
+
+  /** Label sets the cache holds now, and the series it named from the cache since the decoder was made. */
+  cacheStats(): SeriesCacheStats {
+    return this.names.stats();
+  }
+
+  /**
+   * Decodes `body` into `batch`. Throws PROTOCOL_BODY_MALFORMED or PROTOCOL_BODY_TOO_LARGE for a
+   * body that cannot be read, INGEST_BATCH_TOO_LARGE past INGEST_BATCH_POINTS_MAX stored points; the
+   * batch is then partly filled and must be dropped.
+   */
+  decode(body: Uint8Array, batch: ProtocolBatch): void {
+    const bytes = snappyDecode(body);
+    const r = new ProtoReader(bytes);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const d: WriteDecode = { r, batch, view, names: this.names, firstOther: 0, labelsLater: false };
+    while (r.next(bytes.length)) {
+      if (r.field !== WRITE_REQUEST_TIMESERIES) {
+        r.skip();
+        continue;
+      }
+      r.expect(WIRE_LENGTH_DELIMITED);
+      const end = r.lengthEnd();
+      readSeries(d, r.pos, end);
+      r.pos = end;
+    }
+  }
+}
+
+/** Decodes one remote write body into `batch` with a fresh decoder (no cache across calls); see RemoteWriteDecoder. */
+export function decodeRemoteWrite(body: Uint8Array, batch: ProtocolBatch): void {
+  new RemoteWriteDecoder().decode(body, batch);
 }
 
 /** One series to encode: labels as given (`__name__` among them) and its samples. */

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StrataError } from '../../src/core/errors.js';
 import { pointsOf } from '../../src/model/point-columns.js';
-import { decodeOtlpMetrics, type OtlpEncoding } from '../../src/wire/otlp-decoder.js';
+import { decodeOtlpMetrics, OtlpDecoder, type OtlpEncoding } from '../../src/wire/otlp-decoder.js';
+import type { OtlpSeriesCacheOptions } from '../../src/wire/otlp-series.js';
 import { ProtocolBatch } from '../../src/wire/protocol-batch.js';
 import { modelBatch } from './otlp-model.js';
 
@@ -273,4 +274,68 @@ describe('decodeOtlpMetrics on damaged bodies', () => {
       { numRuns: RUNS },
     );
   });
+});
+
+/** What a decode gave: the batch's points, reasons and counts, or the code it threw. */
+function outcomeOf(run: (batch: ProtocolBatch) => void): unknown {
+  const batch = new ProtocolBatch('t');
+  try {
+    run(batch);
+  } catch (error) {
+    if (error instanceof StrataError) return error.code;
+    throw error;
+  }
+  return { points: pointsOf(batch.columns), rejections: batch.rejections, rejected: batch.rejectedPoints, skipped: batch.skippedPoints };
+}
+
+/** One request of a sequence: a pool entry, its encoding, and sometimes a damaged byte. */
+/** Resources that name the same metrics' series differently (job, namespace, instance), or undefined to keep the request's own. */
+const SEQUENCE_RESOURCES = [undefined, {}, { 'service.name': 'a' }, { 'service.name': 'b' }, { 'service.name': 'a', 'service.namespace': 'n' }, { 'service.instance.id': 'i' }, { 'service.name': 'a', 'service.instance.id': 'i' }];
+
+const sequenceStep = fc.record({
+  pick: fc.nat(),
+  resource: fc.constantFrom(...SEQUENCE_RESOURCES),
+  encoding: fc.constantFrom<OtlpEncoding>('protobuf', 'json'),
+  flip: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 255 })) }),
+});
+
+/**
+ * Requests drawn from a pool, so the same series come back across requests, in either encoding,
+ * often under another resource (same metrics and attributes, another job or instance); a few
+ * damaged.
+ */
+const requestSequence = fc.tuple(fc.array(resourceMetrics, { minLength: 1, maxLength: 4 }), fc.array(sequenceStep, { minLength: 1, maxLength: 8 })).map(([pool, steps]) =>
+  steps.map(({ pick, resource, encoding, flip }) => {
+    const metrics = pool[pick % pool.length] as ResourceMetrics;
+    const body = serialise(resource === undefined ? metrics : { ...metrics, resource: resourceFromAttributes(resource) }, encoding);
+    if (flip !== null) {
+      const i = Math.floor(flip[0] * body.length);
+      if (i < body.length) body[i] = (body[i] as number) ^ flip[1];
+    }
+    return { body, encoding };
+  }),
+);
+
+/** Decoder settings the sequence runs under: the defaults, caches that overflow all the time, every key colliding, both. */
+const CACHE_SETTINGS: readonly [string, OtlpSeriesCacheOptions][] = [
+  ['the default caches', {}],
+  ['caches of 2 entries and 1,000 bytes', { entriesMax: 2, bytesMax: 1_000 }],
+  ['hashes that make every key collide', { hash: () => 0, textHash: () => 0 }],
+  ['colliding keys in caches of 3 entries', { hash: () => 5, textHash: () => 5, entriesMax: 3 }],
+];
+
+describe('OtlpDecoder across requests', () => {
+  for (const [name, options] of CACHE_SETTINGS) {
+    it(`gives every request of a sequence exactly what a fresh decoder gives, with ${name}`, () => {
+      fc.assert(
+        fc.property(requestSequence, (requests) => {
+          const decoder = new OtlpDecoder(options);
+          for (const { body, encoding } of requests) {
+            expect(outcomeOf((batch) => decoder.decode(body, encoding, batch))).toEqual(outcomeOf((batch) => decodeOtlpMetrics(body, encoding, batch)));
+          }
+        }),
+        { numRuns: RUNS / 2 },
+      );
+    });
+  }
 });

@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { StrataError } from '../../src/core/errors.js';
 import { INGEST_BATCH_POINTS_MAX, METRIC_NAME_LENGTH_MAX } from '../../src/core/limits.js';
 import { pointsOf } from '../../src/model/point-columns.js';
-import { decodeRemoteWrite, encodeRemoteWrite } from '../../src/wire/prom-write-decoder.js';
+import { decodeRemoteWrite, encodeRemoteWrite, RemoteWriteDecoder } from '../../src/wire/prom-write-decoder.js';
 import { ProtocolBatch } from '../../src/wire/protocol-batch.js';
 import { PROTOCOL_DECODED_BYTES_MAX, PROTOCOL_REJECTION_MESSAGES_MAX, SERIES_LABELS_MAX } from '../../src/wire/protocol-limits.js';
+import { type SeriesCacheOptions, seriesKeyHash } from '../../src/wire/series-cache.js';
 import { type Label, seriesMetricName, seriesProblem } from '../../src/wire/series-name.js';
 import { bits64, concatBytes, longToNumber, promSchema } from './prom-schema.js';
 
@@ -340,5 +341,92 @@ describe('decodeRemoteWrite on damaged or oversized bodies', () => {
     expect(full.columns.length).toBe(INGEST_BATCH_POINTS_MAX);
     expect(full.skippedPoints).toBe(5);
     expect(codeOf(() => decode(encodeRemoteWrite([{ labels, samples: samples(INGEST_BATCH_POINTS_MAX + 1, 1) }])))).toBe('INGEST_BATCH_TOO_LARGE');
+  });
+});
+
+/** What a decode gave: the batch's points and counts, or the code it threw. */
+function outcomeOf(run: (batch: ProtocolBatch) => void): unknown {
+  const batch = new ProtocolBatch('t1');
+  try {
+    run(batch);
+  } catch (error) {
+    if (error instanceof StrataError) return error.code;
+    throw error;
+  }
+  return { points: pointsOf(batch.columns), rejections: batch.rejections, rejected: batch.rejectedPoints, skipped: batch.skippedPoints };
+}
+
+/** The body with some bytes of its protobuf replaced (behind valid snappy framing), or as it is. */
+function damagedBody(model: { series: readonly SeriesModel[]; metadata: number; metadataFirst: boolean }, flips: readonly [number, number][]): Uint8Array {
+  const body = encodeRequest(model);
+  if (flips.length === 0) return body;
+  const plain = Uint8Array.from(snappyjs.uncompress(body));
+  for (const [at, value] of flips) if (plain.length > 0) plain[at % plain.length] = value;
+  return snappyjs.compress(plain);
+}
+
+/** Requests drawing their series from one pool, so series come back across requests (as Prometheus sends them); some damaged. */
+const requestSequence = fc
+  .tuple(
+    fc.array(seriesModel, { minLength: 1, maxLength: 8 }),
+    fc.array(fc.record({ picks: fc.array(fc.nat(), { maxLength: 10 }), flips: fc.oneof({ weight: 6, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { minLength: 1, maxLength: 2 }) }) }), { minLength: 1, maxLength: 6 }),
+  )
+  .map(([pool, requests]) => requests.map(({ picks, flips }) => damagedBody({ series: picks.map((i) => pool[i % pool.length] as SeriesModel), metadata: 0, metadataFirst: false }, flips)));
+
+/** Decoder settings the sequence runs under: the defaults, a cache that overflows all the time, every key colliding, both. */
+const CACHE_SETTINGS: readonly [string, SeriesCacheOptions][] = [
+  ['the default cache', {}],
+  ['a cache of 2 entries and 600 bytes', { entriesMax: 2, bytesMax: 600 }],
+  ['a hash that makes every key collide', { hash: () => 0 }],
+  ['colliding keys in a cache of 3 entries', { hash: () => 1, entriesMax: 3 }],
+];
+
+describe('RemoteWriteDecoder across requests', () => {
+  for (const [name, options] of CACHE_SETTINGS) {
+    it(`gives every request of a sequence exactly what a fresh decoder gives, with ${name}`, () => {
+      fc.assert(
+        fc.property(requestSequence, (bodies) => {
+          const decoder = new RemoteWriteDecoder(options);
+          for (const body of bodies) expect(outcomeOf((batch) => decoder.decode(body, batch))).toEqual(outcomeOf((batch) => decodeRemoteWrite(body, batch)));
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  }
+
+  it('stores a series the second time it comes, then names it with one hash of its labels', () => {
+    let hashes = 0;
+    const decoder = new RemoteWriteDecoder({
+      hash: (view, start, end, salt) => {
+        hashes++;
+        return seriesKeyHash(view, start, end, salt);
+      },
+    });
+    const series = Array.from({ length: 50 }, (_, i) => ({ labels: [{ name: '__name__', value: 'up' }, { name: 'instance', value: `h${i}` }], samples: [{ timestampMs: 1000, value: i }] }));
+    const calls: number[] = [];
+    let batch = new ProtocolBatch('t1');
+    for (let round = 0; round < 3; round++) {
+      batch = new ProtocolBatch('t1');
+      decoder.decode(encodeRemoteWrite(series.map((s) => ({ ...s, samples: [{ timestampMs: 1000 * round, value: round }] }))), batch);
+      calls.push(hashes);
+    }
+    // One hash per series and request, whether it hits or not; the third request hits.
+    expect(calls).toEqual([50, 100, 150]);
+    expect(decoder.cacheStats()).toEqual({ entries: 50, hits: 50 });
+    expect(pointsOf(batch.columns).map((p) => p.metric)).toEqual(series.map((_, i) => `up{instance="h${i}"}`));
+  });
+
+  it('resolves a forced hash collision by comparing the label bytes, for valid and refused series alike', () => {
+    const decoder = new RemoteWriteDecoder({ hash: () => 42 });
+    const a = { labels: [{ name: '__name__', value: 'up' }, { name: 'job', value: 'a' }], samples: [{ timestampMs: 1, value: 1 }] };
+    const b = { labels: [{ name: '__name__', value: 'up' }, { name: 'job', value: 'b' }], samples: [{ timestampMs: 1, value: 2 }] };
+    const bad = { labels: [{ name: '__name__', value: 'up' }, { name: 'a b', value: 'x' }], samples: [{ timestampMs: 1, value: 3 }] };
+    for (const order of [[a, b, bad], [bad, b, a], [a, a, b, b, bad, bad]]) {
+      const batch = new ProtocolBatch('t1');
+      decoder.decode(encodeRemoteWrite(order), batch);
+      const want = order.filter((s) => s !== bad).map((s) => `up{job="${s === a ? 'a' : 'b'}"}`);
+      expect(pointsOf(batch.columns).map((p) => p.metric)).toEqual(want);
+      expect(batch.rejections.map((r) => [r.metric, r.code])).toEqual(order.filter((s) => s === bad).map(() => ['up{a b="x"}', 'PROTOCOL_SERIES_INVALID']));
+    }
   });
 });

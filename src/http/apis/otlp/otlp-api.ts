@@ -2,7 +2,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { batchReport, writeProtocolBatch } from '../../../protocols/batch-write.js';
-import { decodeOtlpMetrics } from '../../../wire/otlp-decoder.js';
 import { otlpExportResponse, otlpStatusBody } from '../../../wire/otlp-response.js';
 import { ProtocolBatch } from '../../../wire/protocol-batch.js';
 import type { ApiErrorShaper } from '../../api-errors.js';
@@ -71,7 +70,7 @@ async function exportMetrics(context: ServerContext, request: FastifyRequest, re
   return context.admission.run('ingest', async () => {
     const body = await decompressedBody(request, raw);
     const batch = new ProtocolBatch((request.params as { tenant: string }).tenant);
-    decodeOtlpMetrics(body, encoding, batch);
+    context.otlpDecoder.decode(body, encoding, batch);
     const accepted = await writeProtocolBatch(context.store, batch);
     context.metrics.pointsIngested.inc({ format: FORMAT }, accepted);
     if (batch.rejectedPoints > 0) context.metrics.pointsRejected.inc({ format: FORMAT }, batch.rejectedPoints);

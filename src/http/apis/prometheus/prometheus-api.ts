@@ -6,7 +6,6 @@ import { statusOfKind } from '../../../core/error-status.js';
 import { batchReport, writeProtocolBatch } from '../../../protocols/batch-write.js';
 import { ReadBudget, readSeries } from '../../../protocols/remote-read.js';
 import { decodeRemoteRead, encodeRemoteReadResponse, type ReadSeries } from '../../../wire/prom-read-codec.js';
-import { decodeRemoteWrite } from '../../../wire/prom-write-decoder.js';
 import { ProtocolBatch } from '../../../wire/protocol-batch.js';
 import type { ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
@@ -93,7 +92,7 @@ async function write(context: ServerContext, request: FastifyRequest, reply: Fas
   const body = snappyBody(request);
   return context.admission.run('ingest', async () => {
     const batch = new ProtocolBatch(tenantOf(request));
-    decodeRemoteWrite(body, batch);
+    context.remoteWriteDecoder.decode(body, batch);
     const accepted = await writeProtocolBatch(context.store, batch);
     context.metrics.pointsIngested.inc({ format: FORMAT }, accepted);
     if (batch.rejectedPoints > 0) context.metrics.pointsRejected.inc({ format: FORMAT }, batch.rejectedPoints);
