@@ -34,6 +34,13 @@ export class BitWriter {
     this.words = new Uint32Array(Math.max(4, Math.ceil(initialBytes / 4)));
   }
 
+  /** Forgets everything written, keeping the buffer, so that one writer can serve row after row. */
+  reset(): void {
+    this.wordIndex = 0;
+    this.current = 0;
+    this.used = 0;
+  }
+
   /** Bits written so far. */
   get bitLength(): number {
     return this.wordIndex * 32 + this.used;
@@ -51,7 +58,7 @@ export class BitWriter {
     if (this.wordIndex === this.words.length) this.grow();
     this.words[this.wordIndex++] = this.current;
     // A shift by 32 is a shift by 0 in JavaScript, so a word started fresh keeps nothing over.
-    this.current = used === 0 ? 0 : value >>> (32 - used);
+    this.current = used === 0 ? 0 : (value >>> (32 - used)) | 0;
     this.used = total - 32;
   }
 
@@ -76,6 +83,82 @@ export class BitWriter {
     floatScratch[0] = value;
     this.writeBits(floatScratchWords[0]!, 32);
     this.writeBits(floatScratchWords[1]!, 32);
+  }
+
+  /**
+   * Writes, for each i in [start, end), `ints[i] - ints[i - 1] - base` in `width` bits (0..53);
+   * each must be a non-negative integer below 2^width. The same bits as that many writeWide calls:
+   * this is the packed integer column's inner loop (int-column.ts), run here on local copies of the
+   * writer's state, which costs a quarter of the per-call field loads and stores.
+   */
+  writeDeltas(ints: Float64Array, start: number, end: number, base: number, width: number): void {
+    if (width === 0 || end <= start) return;
+    // Room for every word this run may fill, so that the loops below never grow the buffer.
+    const wordsNeeded = this.wordIndex + Math.ceil((this.used + (end - start) * width) / 32) + 1;
+    while (this.words.length < wordsNeeded) this.grow();
+    if (width <= 32) this.writeNarrowDeltas(ints, start, end, base, width);
+    else this.writeWideDeltas(ints, start, end, base, width);
+  }
+
+  /** writeDeltas for widths 33..53: each field as its low 32 bits, then the rest (as writeWide). */
+  private writeWideDeltas(ints: Float64Array, start: number, end: number, base: number, width: number): void {
+    const words = this.words;
+    let current = this.current;
+    let wordIndex = this.wordIndex;
+    const highWidth = width - 32;
+    // Bits used in `current`: writing 32 bits leaves it as it was, the high part moves it on.
+    let at = this.used;
+    let previous = ints[start - 1]!;
+    for (let i = start; i < end; i++) {
+      const x = ints[i]!;
+      const value = x - previous - base;
+      previous = x;
+      const low = value >>> 0; // exact modulo 2^32 for an integer double
+      const high = (value - low) / TWO_POW_32;
+      current |= low << at;
+      words[wordIndex++] = current;
+      current = at === 0 ? 0 : (low >>> (32 - at)) | 0;
+      current |= high << at;
+      const total = at + highWidth;
+      if (total < 32) {
+        at = total;
+        continue;
+      }
+      words[wordIndex++] = current;
+      current = at === 0 ? 0 : (high >>> (32 - at)) | 0;
+      at = total - 32;
+    }
+    this.current = current;
+    this.used = at;
+    this.wordIndex = wordIndex;
+  }
+
+  /** writeDeltas for widths 1..32: one field a value. */
+  private writeNarrowDeltas(ints: Float64Array, start: number, end: number, base: number, width: number): void {
+    const words = this.words;
+    let current = this.current;
+    let used = this.used;
+    let wordIndex = this.wordIndex;
+    let previous = ints[start - 1]!;
+    for (let i = start; i < end; i++) {
+      const x = ints[i]!;
+      // Below 2^32: the shifts take it modulo 2^32 as an unsigned field.
+      const value = x - previous - base;
+      previous = x;
+      current |= value << used;
+      const total = used + width;
+      if (total < 32) {
+        used = total;
+        continue;
+      }
+      words[wordIndex++] = current;
+      // `| 0` keeps the word an int32 (the same 32 bits), so that it stays in an integer register.
+      current = used === 0 ? 0 : (value >>> (32 - used)) | 0;
+      used = total - 32;
+    }
+    this.current = current;
+    this.used = used;
+    this.wordIndex = wordIndex;
   }
 
   /** Pads with zero bits up to the next byte boundary. */

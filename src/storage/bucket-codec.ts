@@ -1,9 +1,10 @@
 // Owns the bucket-row format: one series' rollup buckets for one window, encoded losslessly.
 import { assert } from '../core/assert.js';
 import type { BucketColumns } from '../model/bucket.js';
-import { BitWriter } from './bit-stream.js';
+import type { BitWriter } from './bit-stream.js';
 import { FloatScratch, readFloatColumn, writeFloatColumn, type FloatColumnOptions, type FloatScheme } from './float-column.js';
-import { frameBody, FRAME_VERSION, openRow, smallestFrame, type EncodeEffort } from './entropy-stage.js';
+import { FRAME_HEADER_BYTES, FRAME_VERSION, openRow, smallestFrame, writePlainFrameHeader, type EncodeEffort } from './entropy-stage.js';
+import { rowScratch } from './row-scratch.js';
 import { fitsPackedInts, readPackedInts, writePackedInts } from './int-column.js';
 import { readTimestamps, writeTimestamps } from './timestamp-column.js';
 import { readVarUint, writeVarUint } from './varint.js';
@@ -38,15 +39,17 @@ export function encodeBuckets(buckets: BucketColumns, effort: EncodeEffort = 'fa
   const uncounted = new Float64Array(length);
   for (let i = 0; i < length; i++) uncounted[i] = numPoints[i]! - count[i]!;
   assert(fitsPackedInts(numPoints, length) && fitsPackedInts(uncounted, length), 'bucket counts must be integers');
-  const scratch = new FloatScratch(length);
-  const packed = bucketBody(buckets, uncounted, PACKED, scratch);
-  if (effort === 'fast') return frameBody(packed);
-  return smallestFrame(packed, bucketBody(buckets, uncounted, BYTES, scratch));
+  const { writer, floats } = rowScratch(length);
+  const packed = bucketFrame(buckets, uncounted, PACKED, writer, floats);
+  if (effort === 'fast') return packed;
+  return smallestFrame(packed.subarray(FRAME_HEADER_BYTES), bucketFrame(buckets, uncounted, BYTES, writer, floats).subarray(FRAME_HEADER_BYTES));
 }
 
-function bucketBody(buckets: BucketColumns, uncounted: Float64Array, options: FloatColumnOptions, scratch: FloatScratch): Uint8Array {
+/** The row as a plain frame: the frame header, then the body in the given layout. */
+function bucketFrame(buckets: BucketColumns, uncounted: Float64Array, options: FloatColumnOptions, writer: BitWriter, scratch: FloatScratch): Uint8Array {
   const length = buckets.length;
-  const writer = new BitWriter(length * 24 + 64);
+  writer.reset();
+  writePlainFrameHeader(writer);
   writeVarUint(writer, length);
   writeTimestamps(writer, buckets.startsMs, length);
   writePackedInts(writer, buckets.numPoints, length);

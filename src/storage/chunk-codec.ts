@@ -1,9 +1,10 @@
 // Owns the chunk format: one series' samples for one window, encoded losslessly into a byte string.
 import { assert } from '../core/assert.js';
 import type { SampleColumns, StringColumns } from '../model/bucket.js';
-import { BitWriter, type BitReader } from './bit-stream.js';
+import type { BitReader, BitWriter } from './bit-stream.js';
 import { FloatScratch, readFloatColumn, writeFloatColumn, type FloatColumnOptions, type FloatScheme } from './float-column.js';
-import { frameBody, FRAME_VERSION, openRow, smallestFrame, type EncodeEffort } from './entropy-stage.js';
+import { FRAME_HEADER_BYTES, FRAME_VERSION, openRow, smallestFrame, writePlainFrameHeader, type EncodeEffort } from './entropy-stage.js';
+import { rowScratch } from './row-scratch.js';
 import { readTimestamps, TIMESTAMP_MAGNITUDE_MAX, writeTimestamps } from './timestamp-column.js';
 import { readVarUint, unzigzag, writeVarUint, zigzag } from './varint.js';
 
@@ -40,21 +41,22 @@ export function encodeChunk(samples: SampleColumns, effort: EncodeEffort = 'fast
   assert(samples.timestampsMs.length >= samples.length && samples.values.length >= samples.length, 'sample columns shorter than length');
   // The decoder refuses longer chunks; writing one would store what cannot be read back.
   assert(samples.length <= CHUNK_LENGTH_MAX, `a chunk holds at most ${CHUNK_LENGTH_MAX} samples`);
-  const scratch = new FloatScratch(samples.length);
-  const packed = chunkBody(samples, PACKED, scratch);
-  if (effort === 'fast') return frameBody(packed);
-  return smallestFrame(packed, chunkBody(samples, BYTES, scratch));
+  const { writer, floats } = rowScratch(samples.length);
+  const packed = chunkFrame(samples, PACKED, writer, floats);
+  if (effort === 'fast') return packed;
+  return smallestFrame(packed.subarray(FRAME_HEADER_BYTES), chunkFrame(samples, BYTES, writer, floats).subarray(FRAME_HEADER_BYTES));
 }
 
 const PACKED: FloatColumnOptions = { bytes: false };
 const BYTES: FloatColumnOptions = { bytes: true };
 
-function chunkBody(samples: SampleColumns, options: FloatColumnOptions, scratch: FloatScratch): Uint8Array {
+/** The chunk as a plain frame: the frame header, then the body in the given layout. */
+function chunkFrame(samples: SampleColumns, options: FloatColumnOptions, writer: BitWriter, scratch: FloatScratch): Uint8Array {
   const length = samples.length;
   const strings = samples.strings;
   const stringCount = strings === null ? 0 : strings.length;
-  // About 6 bytes a point covers full-precision data (about 5); the writer grows for anything worse.
-  const writer = new BitWriter(length * 6 + 64);
+  writer.reset();
+  writePlainFrameHeader(writer);
   writeVarUint(writer, length);
   writeVarUint(writer, stringCount);
   writeTimestamps(writer, samples.timestampsMs, length);

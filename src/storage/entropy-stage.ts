@@ -32,13 +32,22 @@ const BROTLI_WINDOW_BITS = 16;
  */
 export type EncodeEffort = 'fast' | 'compact';
 
+/** Bytes of a plain frame's header: the version and the flags. */
+export const FRAME_HEADER_BYTES = 2;
+
 /** Frames a body written with the packed layout, uncompressed. */
 export function frameBody(body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(body.length + 2);
+  const out = new Uint8Array(body.length + FRAME_HEADER_BYTES);
   out[0] = FRAME_VERSION;
   out[1] = 0;
-  out.set(body, 2);
+  out.set(body, FRAME_HEADER_BYTES);
   return out;
+}
+
+/** Writes the header of a plain frame (version, no flags): the body written after it needs no copy to be framed. */
+export function writePlainFrameHeader(writer: BitWriter): void {
+  writer.writeBits(FRAME_VERSION, 8);
+  writer.writeBits(0, 8);
 }
 
 /** The smallest frame of: `packed` as is, `packed` under brotli, `bytes` (the byte layout) under brotli. */

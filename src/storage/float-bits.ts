@@ -1,4 +1,7 @@
-// Owns the bit-level views of doubles the float schemes share: ulp distances and stepping by ulps.
+// Owns the bit-level views of doubles the float schemes share: ulp distances, stepping by ulps, binary places.
+import { assert } from '../core/assert.js';
+import { PACKED_INT_MAGNITUDE_MAX } from './int-column.js';
+
 /** Largest ulp correction a decimal value may carry before it is stored raw instead. */
 export const ULP_CORRECTION_MAX = 2 ** 20;
 
@@ -63,4 +66,58 @@ export function binaryPlaces(value: number): number {
   const trailing = low !== 0 ? 31 - Math.clz32(low & -low) : 32 + 31 - Math.clz32(mantissaHigh & -mantissaHigh);
   const places = 52 - (exponent - 1023) - trailing;
   return places > 0 ? places : 0;
+}
+
+/** Largest k the binary scheme tries: n = v * 2^k must stay within the packed range anyway. */
+const BINARY_PLACES_MAX = 63;
+/** log2 of PACKED_INT_MAGNITUDE_MAX. */
+const PACKED_BITS = 50;
+assert(2 ** PACKED_BITS === PACKED_INT_MAGNITUDE_MAX, 'PACKED_BITS is log2 of the packed range');
+/** POWERS_OF_TWO[k] is 2^k, exact, for every k the binary scheme may use. */
+export const POWERS_OF_TWO: Readonly<Float64Array> = Float64Array.from({ length: BINARY_PLACES_MAX + 1 }, (_, k) => 2 ** k);
+
+/**
+ * The binary places every value of a column fits (see binaryPlaces): the least k with every
+ * v * 2^k an integer within the packed range; -1 when no k <= 63 does, or when k would be 0
+ * (integers are the decimal scheme's with 0 digits; no need to write them twice). Works on the
+ * bits: the largest exponent bounds max |v| * 2^k within a factor of two, so only a column right
+ * at the bound needs its values themselves.
+ */
+export function binaryScale(values: Float64Array, halves: Uint32Array, length: number): number {
+  let places = 0;
+  // Largest unbiased exponent e (2^e <= |v| < 2^(e+1)) of the non-zero values.
+  let top = -1075;
+  for (let i = 0; i < length; i++) {
+    const low = halves[2 * i]!;
+    const high = halves[2 * i + 1]!;
+    const biased = (high >>> 20) & 0x7ff;
+    if (biased === 0) {
+      // +0 fits any k; -0 and subnormals none.
+      if (low === 0 && high === 0) continue;
+      return -1;
+    }
+    if (biased === 0x7ff) return -1;
+    const exponent = biased - 1023;
+    const mantissaHigh = (high & 0xfffff) | 0x100000;
+    const trailing = low !== 0 ? 31 - Math.clz32(low & -low) : 32 + 31 - Math.clz32(mantissaHigh & -mantissaHigh);
+    const p = 52 - exponent - trailing;
+    if (p > places) {
+      if (p > BINARY_PLACES_MAX) return -1;
+      places = p;
+    }
+    if (exponent > top) top = exponent;
+    // max |v| * 2^places >= 2^(top + places): past the range for good (decimal data stops here at once).
+    if (top + places > PACKED_BITS) return -1;
+  }
+  if (places === 0) return -1;
+  // Below the bound max |v| * 2^places < 2^(top + places + 1) fits; at it, only 2^50 itself does.
+  if (top + places === PACKED_BITS && maxMagnitude(values, length) * POWERS_OF_TWO[places]! > PACKED_INT_MAGNITUDE_MAX) return -1;
+  return places;
+}
+
+/** Largest |v| of the column. */
+function maxMagnitude(values: Float64Array, length: number): number {
+  let magnitude = 0;
+  for (let i = 0; i < length; i++) magnitude = Math.max(magnitude, Math.abs(values[i]!));
+  return magnitude;
 }

@@ -2,10 +2,10 @@
 import { assert } from '../core/assert.js';
 import type { BitReader, BitWriter } from './bit-stream.js';
 import { readDecimalFloats } from './decimal-column.js';
-import { binaryPlaces, sameBits, stepUlps, ulpDistance } from './float-bits.js';
-import { PACKED_INT_MAGNITUDE_MAX } from './int-column.js';
-import { readIntStream, writeIntStream, type IntLayout } from './int-stream.js';
-import { readVarUint, unzigzag, writeVarUint, zigzag } from './varint.js';
+import { DECIMAL_DIGITS_MAX, DecimalExceptions, POWERS_OF_TEN, scaleDecimals, scanDecimals } from './decimal-scale.js';
+import { binaryScale, POWERS_OF_TWO, stepUlps } from './float-bits.js';
+import { PackedBlocks, planIntStream, planScaledIntStream, readIntStream, writeIntStream, type IntLayout, type IntStreamPlan } from './int-stream.js';
+import { readVarUint, unzigzag, varUintBytes, writeVarUint, zigzag } from './varint.js';
 import { readXorFloats, writeXorFloats, xorFloatsBitCost } from './xor-column.js';
 
 // The scheme byte: high nibble the scheme, low nibble its parameter.
@@ -30,78 +30,135 @@ const SCHEME_BINARY = 0x40;
 /** Scheme names, for the encoding histogram (chunk-describe.ts). */
 export type FloatScheme = 'xor' | 'decimal' | 'constant' | 'decimal-exceptions' | 'binary';
 
-/** Largest k the binary scheme tries: n = v * 2^k must stay within the packed range anyway. */
-const BINARY_PLACES_MAX = 63;
-/** Values sampled to decide whether the decimal scheme is worth a full pass. */
-const DECIMAL_SAMPLE = 32;
-/** Most decimal places tried; past 15 a double has no exact decimal digits left. */
-const DECIMAL_DIGITS_MAX = 15;
-/** Share of values whose decimal places set the scale; the rest become exceptions. */
-const DECIMAL_COVERAGE = 0.9;
-
-const POWERS_OF_TEN = Float64Array.from({ length: DECIMAL_DIGITS_MAX + 1 }, (_, d) => 10 ** d);
+/** Bits of the scheme byte, and of the binary scheme's places field after it. */
+const SCHEME_BITS = 8;
+const PLACES_BITS = 6;
+/** Tie-break ranks of the candidates writeFloatColumn prices (lower wins a tie). */
+const RANK_CONSTANT = 0;
+const RANK_BINARY = 1;
+const RANK_DECIMAL = 2;
+const RANK_NONE = 9;
 
 /** What a column may use beyond the schemes every column may. */
 export interface FloatColumnOptions extends IntLayout {}
 
-/** Reusable arrays for writing columns of up to `capacity` values. */
+/**
+ * Reusable arrays for writing columns of up to `capacity` values: the candidate being priced and
+ * the cheapest so far, each its integers, exceptions and packed blocks, swapped rather than copied.
+ */
 export class FloatScratch {
   ints: Float64Array;
+  bestInts: Float64Array;
   diffs: Float64Array;
+  exceptions = new DecimalExceptions();
+  bestExceptions = new DecimalExceptions();
+  blocks = new PackedBlocks();
+  bestBlocks = new PackedBlocks();
+  readonly histogram = new Int32Array(DECIMAL_DIGITS_MAX + 1);
+  readonly candidates: number[] = [];
+
   constructor(capacity: number) {
     this.ints = new Float64Array(capacity);
+    this.bestInts = new Float64Array(capacity);
     this.diffs = new Float64Array(capacity);
   }
+
+  /** Grows the arrays to hold at least `length` values (doubling, so that growing rows reallocate rarely). */
   ensure(length: number): void {
     if (this.ints.length >= length) return;
-    this.ints = new Float64Array(length);
-    this.diffs = new Float64Array(length);
+    const capacity = Math.max(length, 2 * this.ints.length);
+    this.ints = new Float64Array(capacity);
+    this.bestInts = new Float64Array(capacity);
+    this.diffs = new Float64Array(capacity);
   }
-}
 
-interface Exceptions {
-  corrections: number[];
-  raws: number[];
+  /** Keeps the candidate just priced as the cheapest: its integers, exceptions and blocks become the best ones. */
+  keep(): void {
+    [this.ints, this.bestInts] = [this.bestInts, this.ints];
+    [this.exceptions, this.bestExceptions] = [this.bestExceptions, this.exceptions];
+    [this.blocks, this.bestBlocks] = [this.bestBlocks, this.blocks];
+  }
 }
 
 /**
  * Writes `length` doubles of `values` bit-exactly: a scheme byte and its data, whichever of the
- * schemes that apply is smallest.
+ * schemes that apply is smallest. Each candidate is priced exactly without writing it (its
+ * integers, exceptions and blocks kept in `scratch`), and only the smallest is written; on a tie
+ * the earlier one in the order constant, binary, decimal scales, XOR wins.
  */
 export function writeFloatColumn(writer: BitWriter, values: Float64Array, length: number, scratch: FloatScratch, options: FloatColumnOptions): void {
   if (length === 0) return;
   scratch.ensure(length);
   const start = writer.bitLength;
+  // The cheapest candidate so far; on a tie the one of lower rank wins (the order the first
+  // format-2 encoder tried them in: constant, binary, then the decimal scales as listed), so that
+  // the candidates can be priced in any order and the same one is chosen.
   let bestBits = Infinity;
-  let best: ((w: BitWriter) => void) | undefined;
-  const tryScheme = (write: (w: BitWriter) => void): void => {
-    write(writer);
-    const bits = writer.bitLength - start;
-    writer.truncate(start);
-    if (bits < bestBits) {
-      bestBits = bits;
-      best = write;
-    }
+  let bestRank = RANK_NONE;
+  let bestScheme = SCHEME_XOR;
+  let bestPlan: IntStreamPlan | undefined;
+  const consider = (bits: number, rank: number, scheme: number, plan: IntStreamPlan | undefined): void => {
+    if (bits > bestBits || (bits === bestBits && rank > bestRank)) return;
+    bestBits = bits;
+    bestRank = rank;
+    bestScheme = scheme;
+    bestPlan = plan;
+    if (plan !== undefined) scratch.keep();
   };
+  // The column's doubles as 32-bit halves (little-endian, as bit-stream.ts insists): low, high.
+  const words = new Uint32Array(values.buffer, values.byteOffset, 2 * length);
   // A constant costs 72 bits whatever the length: a short decimal column may cost less.
-  if (isConstant(values, length)) {
-    tryScheme((w) => {
-      w.writeBits(SCHEME_CONSTANT, 8);
-      w.writeFloat64(values[0]!);
-    });
+  if (isConstant(words, length)) consider(SCHEME_BITS + 64, RANK_CONSTANT, SCHEME_CONSTANT, undefined);
+  // The scan leaves one scale's integers in scratch.ints: price that candidate first, then the
+  // other one if any.
+  const candidates = scratch.candidates;
+  const scanned = scanDecimals(values, length, scratch.histogram, candidates, scratch.ints, scratch.exceptions);
+  const first = candidates.length === 2 && candidates[1] === scanned ? 1 : 0;
+  for (let n = 0; n < candidates.length; n++) {
+    const k = n === 0 ? first : 1 - first;
+    const digits = candidates[k]!;
+    if (n > 0 || digits !== scanned) scaleDecimals(values, length, digits, scratch.ints, scratch.exceptions);
+    const plan = planIntStream(scratch.ints, length, options, start + SCHEME_BITS, scratch.blocks);
+    consider(SCHEME_BITS + plan.bits + exceptionsBits(scratch.exceptions), RANK_DECIMAL + k, SCHEME_DECIMAL | digits, plan);
   }
-  const places = binaryScale(values, length);
-  if (places >= 0) tryScheme((w) => writeBinary(w, values, length, places, scratch, options));
-  for (const digits of decimalCandidates(values, length)) {
-    tryScheme((w) => writeDecimal(w, values, length, digits, scratch, options));
+  // A column of integers within the range (all of 0 decimal places) has 0 binary places, which
+  // the binary scheme leaves to the decimal one: no need to scan it again.
+  const integers = candidates.length === 1 && candidates[0] === 0 && scratch.histogram[0] === length;
+  const places = integers ? -1 : binaryScale(values, words, length);
+  if (places >= 0) {
+    scratch.exceptions.clear();
+    const plan = planScaledIntStream(values, POWERS_OF_TWO[places]!, scratch.ints, length, options, start + SCHEME_BITS + PLACES_BITS, scratch.blocks);
+    consider(SCHEME_BITS + PLACES_BITS + plan.bits + 1, RANK_BINARY, SCHEME_BINARY, plan);
   }
   // XOR is counted only as far as it takes to lose: decimal data costs a few bits a value and XOR 50.
-  if (best === undefined || xorFloatsBitCost(values, length, bestBits - 8) + 8 < bestBits) {
-    writer.writeBits(SCHEME_XOR, 8);
+  if (bestBits === Infinity || xorFloatsBitCost(values, length, bestBits - SCHEME_BITS) + SCHEME_BITS < bestBits) bestScheme = SCHEME_XOR;
+  writeScheme(writer, values, length, scratch, options, bestScheme, bestPlan, places);
+}
+
+/** Writes the scheme writeFloatColumn chose, from the integers and exceptions it kept. */
+function writeScheme(
+  writer: BitWriter,
+  values: Float64Array,
+  length: number,
+  scratch: FloatScratch,
+  options: FloatColumnOptions,
+  scheme: number,
+  plan: IntStreamPlan | undefined,
+  places: number,
+): void {
+  writer.writeBits(scheme, SCHEME_BITS);
+  if (scheme === SCHEME_XOR) {
     writeXorFloats(writer, values, length);
     return;
   }
-  best(writer);
+  if (scheme === SCHEME_CONSTANT) {
+    writer.writeFloat64(values[0]!);
+    return;
+  }
+  assert(plan !== undefined, 'an integer scheme without its plan');
+  if (scheme === SCHEME_BINARY) writer.writeBits(places, PLACES_BITS);
+  writeIntStream(writer, scratch.bestInts, length, options, scratch.diffs, plan);
+  writeExceptions(writer, scratch.bestExceptions);
 }
 
 /** Reads `length` doubles written by writeFloatColumn (either format) into `out`; returns the scheme it used. */
@@ -142,108 +199,33 @@ function schemeOf(schemeByte: number): FloatScheme {
   return 'binary';
 }
 
-function isConstant(values: Float64Array, length: number): boolean {
-  const first = values[0]!;
-  for (let i = 1; i < length; i++) if (!sameBits(values[i]!, first)) return false;
+/** True when every value has the first one's 64 bits; `words` views the column as 32-bit halves. */
+function isConstant(words: Uint32Array, length: number): boolean {
+  const low = words[0]!;
+  const high = words[1]!;
+  for (let i = 1; i < length; i++) if (words[2 * i] !== low || words[2 * i + 1] !== high) return false;
   return true;
 }
 
-/** The binary places every value fits (see binaryPlaces), or -1 when the scheme cannot hold them all. */
-function binaryScale(values: Float64Array, length: number): number {
-  let places = 0;
-  let magnitude = 0;
-  for (let i = 0; i < length; i++) {
-    const p = binaryPlaces(values[i]!);
-    if (p < 0 || p > BINARY_PLACES_MAX) return -1;
-    if (p > places) places = p;
-    const a = Math.abs(values[i]!);
-    if (a > magnitude) magnitude = a;
+/** Bits writeExceptions takes for `exceptions`. */
+function exceptionsBits(exceptions: DecimalExceptions): number {
+  const { corrections, raws } = exceptions;
+  if (corrections.length === 0 && raws.length === 0) return 1;
+  let bytes = varUintBytes(corrections.length / 2) + varUintBytes(raws.length / 2);
+  let last = 0;
+  for (let k = 0; k < corrections.length; k += 2) {
+    bytes += varUintBytes(corrections[k]! - last) + varUintBytes(zigzag(corrections[k + 1]!));
+    last = corrections[k]!;
   }
-  // Integers (0 places) are the decimal scheme's with 0 digits; no need to write them twice.
-  if (places === 0 || magnitude * 2 ** places > PACKED_INT_MAGNITUDE_MAX) return -1;
-  return places;
+  last = 0;
+  for (let k = 0; k < raws.length; k += 2) {
+    bytes += varUintBytes(raws[k]! - last) + 8;
+    last = raws[k]!;
+  }
+  return 1 + 8 * bytes;
 }
 
-function writeBinary(w: BitWriter, values: Float64Array, length: number, places: number, scratch: FloatScratch, options: FloatColumnOptions): void {
-  const power = 2 ** places;
-  const ints = scratch.ints;
-  for (let i = 0; i < length; i++) ints[i] = values[i]! * power;
-  w.writeBits(SCHEME_BINARY, 8);
-  w.writeBits(places, 6);
-  writeIntStream(w, ints, length, options, scratch.diffs);
-  w.writeBit(0);
-}
-
-/** Decimal places of `value` (0..15), or -1 when none reproduces it exactly. */
-function decimalPlaces(value: number): number {
-  for (let d = 0; d <= DECIMAL_DIGITS_MAX; d++) {
-    const power = POWERS_OF_TEN[d]!;
-    const scaled = Math.round(value * power);
-    if (Math.abs(scaled) > PACKED_INT_MAGNITUDE_MAX) return -1;
-    if (scaled / power === value) return scaled === 0 && 1 / value < 0 ? -1 : d;
-  }
-  return -1;
-}
-
-/**
- * The decimal scales worth trying: none when a sample shows mostly values with no decimal form
- * (full-precision data, left to XOR and binary); else the scale that covers DECIMAL_COVERAGE of
- * the values and, when larger, the one that covers them all.
- */
-function decimalCandidates(values: Float64Array, length: number): number[] {
-  const sample = Math.min(length, DECIMAL_SAMPLE);
-  let clean = 0;
-  for (let i = 0; i < sample; i++) if (decimalPlaces(values[i]!) >= 0) clean++;
-  if (clean * 2 < sample) return [];
-  const histogram = new Array<number>(DECIMAL_DIGITS_MAX + 1).fill(0);
-  for (let i = 0; i < length; i++) {
-    const d = decimalPlaces(values[i]!);
-    if (d >= 0) histogram[d]!++;
-  }
-  const candidates: number[] = [];
-  let covered = 0;
-  let most = -1;
-  for (let d = 0; d <= DECIMAL_DIGITS_MAX; d++) {
-    if (histogram[d]! === 0) continue;
-    covered += histogram[d]!;
-    most = d;
-    if (candidates.length === 0 && covered >= DECIMAL_COVERAGE * length) candidates.push(d);
-  }
-  if (most >= 0 && candidates[0] !== most) candidates.push(most);
-  return candidates;
-}
-
-function writeDecimal(w: BitWriter, values: Float64Array, length: number, digits: number, scratch: FloatScratch, options: FloatColumnOptions): void {
-  const power = POWERS_OF_TEN[digits]!;
-  const ints = scratch.ints;
-  const exceptions: Exceptions = { corrections: [], raws: [] };
-  let previous = 0;
-  for (let i = 0; i < length; i++) {
-    const v = values[i]!;
-    let scaled = Math.round(v * power);
-    if (Math.abs(scaled) <= PACKED_INT_MAGNITUDE_MAX) {
-      if (scaled === 0) scaled = 0; // -0 from rounding a small negative: the integer stream has no sign for it
-      const approx = scaled / power;
-      if (sameBits(approx, v)) {
-        ints[i] = previous = scaled;
-        continue;
-      }
-      const ulps = ulpDistance(v, approx);
-      if (ulps === ulps) {
-        ints[i] = previous = scaled;
-        exceptions.corrections.push(i, ulps);
-        continue;
-      }
-    }
-    ints[i] = previous;
-    exceptions.raws.push(i, v);
-  }
-  w.writeBits(SCHEME_DECIMAL | digits, 8);
-  writeIntStream(w, ints, length, options, scratch.diffs);
-  writeExceptions(w, exceptions);
-}
-
-function writeExceptions(w: BitWriter, exceptions: Exceptions): void {
+function writeExceptions(w: BitWriter, exceptions: DecimalExceptions): void {
   const { corrections, raws } = exceptions;
   if (corrections.length === 0 && raws.length === 0) {
     w.writeBit(0);

@@ -31,30 +31,33 @@ export function fitsPackedInts(ints: Float64Array, length: number): boolean {
  * Writes `length` integers (see fitsPackedInts): the first with writeSignedBits, then blocks of
  * deltas, each block as a 6-bit width W, its smallest delta, and every delta minus that smallest
  * one in W bits. Subtracting the smallest delta keeps trends (counters) as narrow as noise.
+ * `blocks`, when given, holds each block's smallest delta and width (a caller that priced the
+ * column already has them, int-stream.ts), so the deltas are not scanned twice.
  */
-export function writePackedInts(writer: BitWriter, ints: Float64Array, length: number): void {
+export function writePackedInts(writer: BitWriter, ints: Float64Array, length: number, blocks?: Float64Array): void {
   if (length === 0) return;
   writeSignedBits(writer, ints[0]!);
-  for (let start = 1; start < length; start += BLOCK_LENGTH) {
+  for (let start = 1, b = 0; start < length; start += BLOCK_LENGTH, b += 2) {
     const end = Math.min(start + BLOCK_LENGTH, length);
     let min = Infinity;
-    let max = -Infinity;
-    for (let i = start; i < end; i++) {
-      const delta = ints[i]! - ints[i - 1]!;
-      if (delta < min) min = delta;
-      if (delta > max) max = delta;
+    let width: number;
+    if (blocks === undefined) {
+      let max = -Infinity;
+      for (let i = start; i < end; i++) {
+        const delta = ints[i]! - ints[i - 1]!;
+        if (delta < min) min = delta;
+        if (delta > max) max = delta;
+      }
+      width = bitLength(max - min);
+    } else {
+      min = blocks[b]!;
+      width = blocks[b + 1]!;
     }
-    const width = bitLength(max - min);
     assert(width <= 53, 'packed integers out of range');
     writer.writeBits(width, 6);
     writeSignedBits(writer, min);
-    // Three loops instead of one branchy one: width 0 (constant steps) writes nothing at all.
-    if (width === 0) continue;
-    if (width <= 32) {
-      for (let i = start; i < end; i++) writer.writeBits(ints[i]! - ints[i - 1]! - min, width);
-    } else {
-      for (let i = start; i < end; i++) writer.writeWide(ints[i]! - ints[i - 1]! - min, width);
-    }
+    // Width 0 (constant steps) writes nothing at all.
+    writer.writeDeltas(ints, start, end, min, width);
   }
 }
 

@@ -40,10 +40,17 @@ export function writeTimestamps(writer: BitWriter, timestampsMs: Float64Array, l
     const delta = timestampsMs[i]! - timestampsMs[i - 1]!;
     const dod = delta - previousDelta;
     if (dod === 0) {
-      let run = 1;
-      while (i + run < length && timestampsMs[i + run]! - timestampsMs[i + run - 1]! === delta) run++;
-      writeZeroRun(writer, run);
-      i += run;
+      // The run goes on while the spacing stays `delta`.
+      let end = i + 1;
+      let previous = timestampsMs[i]!;
+      while (end < length) {
+        const t = timestampsMs[end]!;
+        if (t - previous !== delta) break;
+        previous = t;
+        end++;
+      }
+      writeZeroRun(writer, end - i);
+      i = end;
       continue;
     }
     previousDelta = delta;

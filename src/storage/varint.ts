@@ -29,6 +29,11 @@ export function writeVarUint(writer: BitWriter, value: number): void {
   writer.writeBits(rest, 8);
 }
 
+/** Bytes writeVarUint takes for `value`: at least one, seven bits a byte. */
+export function varUintBytes(value: number): number {
+  return value < 128 ? 1 : value < 16384 ? 2 : value < 2097152 ? 3 : Math.ceil(bitLength(value) / 7);
+}
+
 /** Reads an integer written by writeVarUint. */
 export function readVarUint(reader: BitReader): number {
   let value = 0;

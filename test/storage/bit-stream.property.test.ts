@@ -106,4 +106,54 @@ describe('BitWriter / BitReader', () => {
       0, 1, 2, 2, 32, 32, 33, 53, 54,
     ]);
   });
+
+  it('writeDeltas writes the same bits as one writeWide per delta, after any prefix and from a tiny buffer', () => {
+    // Deltas of `ints` minus `base` within [0, 2^width): built from the fields themselves.
+    const run = fc.integer({ min: 0, max: 53 }).chain((width) =>
+      fc.record({
+        width: fc.constant(width),
+        base: fc.integer({ min: -(2 ** 40), max: 2 ** 40 }),
+        first: fc.integer({ min: -(2 ** 40), max: 2 ** 40 }),
+        fields: fc.array(fc.oneof(fc.integer({ min: 0, max: 2 ** width - 1 }), fc.constantFrom(0, 2 ** width - 1)), { maxLength: 150 }),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 6 }), fc.array(run, { minLength: 1, maxLength: 4 }), (prefix, runs) => {
+        const bulk = new BitWriter(1);
+        const single = new BitWriter(1);
+        for (const o of prefix) {
+          write(bulk, o);
+          write(single, o);
+        }
+        for (const { width, base, first, fields } of runs) {
+          const ints = new Float64Array(fields.length + 1);
+          ints[0] = first;
+          fields.forEach((field, i) => (ints[i + 1] = ints[i]! + base + field));
+          bulk.writeDeltas(ints, 1, ints.length, base, width);
+          for (let i = 1; i < ints.length; i++) single.writeWide(ints[i]! - ints[i - 1]! - base, width);
+          expect(bulk.bitLength).toBe(single.bitLength);
+        }
+        expect(Array.from(bulk.finish())).toEqual(Array.from(single.finish()));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reset forgets what was written and keeps writing from bit zero', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), fc.array(op, { maxLength: 40 }), (before, after) => {
+        const reused = new BitWriter(1);
+        for (const o of before) write(reused, o);
+        reused.reset();
+        const fresh = new BitWriter(1);
+        for (const o of after) {
+          write(reused, o);
+          write(fresh, o);
+        }
+        expect(reused.bitLength).toBe(fresh.bitLength);
+        expect(Array.from(reused.finish())).toEqual(Array.from(fresh.finish()));
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -1,8 +1,9 @@
-// Owns the properties of the bit-level double helpers: ulp distances and steps are inverse, binaryPlaces matches its definition.
+// Owns the properties of the bit-level double helpers: ulp distances and steps are inverse, binaryPlaces matches its definition, binaryScale the first encoder's.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binaryPlaces, sameBits, stepUlps, ulpDistance, ULP_CORRECTION_MAX } from '../../src/storage/float-bits.js';
-import { ADVERSARIAL_DOUBLES, adversarialDouble, bitsOf, fromBits, nudge } from './float-arbitraries.js';
+import { binaryPlaces, binaryScale, sameBits, stepUlps, ulpDistance, ULP_CORRECTION_MAX } from '../../src/storage/float-bits.js';
+import { ADVERSARIAL_DOUBLES, adversarialDouble, binaryGridColumn, bitsOf, floatColumn, fromBits, nudge } from './float-arbitraries.js';
+import { referenceBinaryScale } from './reference-float-column.js';
 
 const SIGN_BIT = 1n << 63n;
 const EXPONENT_MASK = 0x7ffn << 52n;
@@ -162,5 +163,28 @@ describe('binaryPlaces', () => {
       expect(binaryPlaces(x), String(x)).toBe(places);
       expect(referencePlaces(x), String(x)).toBe(places);
     }
+  });
+});
+
+describe('binaryScale', () => {
+  /** Grids k / 2^p whose largest magnitude times 2^p is 2^50 or a step either side: the bound the bits alone cannot decide. */
+  const edgeGrid = fc
+    .record({
+      places: fc.integer({ min: 1, max: 60 }),
+      top: fc.constantFrom(2 ** 50, 2 ** 50 - 1, 2 ** 50 + 2, 2 ** 49 + 1, 2 ** 51 - 2),
+      rest: fc.array(fc.integer({ min: -(2 ** 20), max: 2 ** 20 }), { maxLength: 80 }),
+      zeros: fc.boolean(),
+    })
+    .map(({ places, top, rest, zeros }) => [...rest.map((k) => (zeros && k % 3 === 0 ? 0 : (2 * k + 1) / 2 ** places)), top / 2 ** places]);
+
+  it('finds the places the first encoder found (per value, then the magnitude), from the bits', () => {
+    fc.assert(
+      fc.property(fc.oneof(floatColumn, binaryGridColumn, edgeGrid, fc.array(adversarialDouble, { maxLength: 50 })), (values) => {
+        const column = Float64Array.from(values);
+        const halves = new Uint32Array(column.buffer, column.byteOffset, 2 * column.length);
+        expect(binaryScale(column, halves, column.length)).toBe(referenceBinaryScale(column));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

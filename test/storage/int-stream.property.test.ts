@@ -1,9 +1,10 @@
 // Owns the integer stream's properties: any in-range integers read back exactly in both layouts, and the header says how.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BitReader, BitWriter } from '../../src/storage/bit-stream.js';
+import { BitReader, BitWriter, bitLength } from '../../src/storage/bit-stream.js';
+import { varUintBytes, zigzag } from '../../src/storage/varint.js';
 import { PACKED_INT_MAGNITUDE_MAX } from '../../src/storage/int-column.js';
-import { readIntStream, writeIntStream } from '../../src/storage/int-stream.js';
+import { PackedBlocks, planIntStream, planScaledIntStream, readIntStream, writeIntStream } from '../../src/storage/int-stream.js';
 import { COLUMN_LENGTH_MAX } from './float-arbitraries.js';
 
 /** The packed range, ±MAX (2^50 since format 2; format 1's 2^51 let alternating extremes overflow a block). */
@@ -122,3 +123,107 @@ describe('integer stream', () => {
     expect(bits).toBeLessThanOrEqual(2 + 6 + 8 * (1000 + 4));
   });
 });
+
+describe('integer stream plan', () => {
+  /** Bits writeIntStream writes after `prefixBits` bits, with the plan given or left to it. */
+  function writtenBits(values: Float64Array, bytes: boolean, prefixBits: number, blocks?: PackedBlocks): { bits: number; encoded: number[] } {
+    const writer = new BitWriter(8);
+    writer.writeBits(0, prefixBits);
+    const plan = blocks === undefined ? undefined : planIntStream(values, values.length, { bytes }, prefixBits, blocks);
+    writeIntStream(writer, values, values.length, { bytes }, new Float64Array(values.length), plan);
+    return { bits: writer.bitLength - prefixBits, encoded: Array.from(writer.finish()) };
+  }
+
+  it('prices the stream exactly: planned bits equal written bits, in both layouts and at any offset', () => {
+    fc.assert(
+      fc.property(intColumn, fc.integer({ min: 0, max: 7 }), (values, prefixBits) => {
+        const ints = Float64Array.from(values);
+        for (const { bytes } of LAYOUTS) {
+          const plan = planIntStream(ints, ints.length, { bytes }, prefixBits, new PackedBlocks());
+          const written = writtenBits(ints, bytes, prefixBits);
+          expect(plan.bits).toBe(written.bits);
+          // The header's order bit is the plan's.
+          const reader = new BitReader(Uint8Array.from(written.encoded));
+          if (prefixBits > 0) reader.readBits(prefixBits);
+          if (ints.length > 0) expect((reader.readBits(2) & 1) === 1).toBe(plan.second);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('writes the same bits from the blocks the plan kept as from scanning the deltas again', () => {
+    fc.assert(
+      fc.property(intColumn, fc.integer({ min: 0, max: 7 }), (values, prefixBits) => {
+        const ints = Float64Array.from(values);
+        expect(writtenBits(ints, false, prefixBits, new PackedBlocks()).encoded).toEqual(writtenBits(ints, false, prefixBits).encoded);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('prices second differences only where the first encoder chose them (its estimate, kept here)', () => {
+    fc.assert(
+      fc.property(intColumn, (values) => {
+        const ints = Float64Array.from(values);
+        for (const { bytes } of LAYOUTS) expect(planIntStream(ints, ints.length, { bytes }, 0, undefined).second).toBe(firstEncoderSecondOrder(ints, bytes));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('plans v * 2^k as it stores them: the same plan as for the scaled integers, and those integers', () => {
+    const gridColumn = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.array(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), { maxLength: 400 }));
+    fc.assert(
+      fc.property(gridColumn, fc.integer({ min: 0, max: 7 }), ([places, ks], startBit) => {
+        const scale = 2 ** places;
+        const values = Float64Array.from(ks, (k) => k / scale);
+        const expected = Float64Array.from(ks);
+        for (const { bytes } of LAYOUTS) {
+          const out = new Float64Array(ks.length).fill(Number.NaN);
+          const scaled = planScaledIntStream(values, scale, out, ks.length, { bytes }, startBit, new PackedBlocks());
+          expect(Array.from(out)).toEqual(Array.from(expected));
+          const direct = planIntStream(expected, ks.length, { bytes }, startBit, undefined);
+          expect([scaled.bits, scaled.second]).toEqual([direct.bits, direct.second]);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+/** The first format-2 encoder's order estimate (d7855df's secondOrderPays), as the reference. */
+function firstEncoderSecondOrder(ints: Float64Array, bytes: boolean): boolean {
+  const length = ints.length;
+  if (length < 3) return false;
+  let first = 0;
+  let second = 0;
+  let min1 = Infinity;
+  let max1 = -Infinity;
+  let min2 = Infinity;
+  let max2 = -Infinity;
+  let previous = ints[0]!;
+  for (let i = 1; i < length; i++) {
+    const e = ints[i]! - ints[i - 1]!;
+    const f = e - previous;
+    previous = e;
+    if (Math.abs(e) > MAX) return false;
+    if (bytes) {
+      first += varUintBytes(zigzag(e));
+      second += varUintBytes(zigzag(f));
+      continue;
+    }
+    min1 = Math.min(min1, e);
+    max1 = Math.max(max1, e);
+    min2 = Math.min(min2, f);
+    max2 = Math.max(max2, f);
+    const blockLength = ((i - 1) % 64) + 1;
+    if (blockLength === 64 || i === length - 1) {
+      first += bitLength(max1 - min1) * blockLength + bitLength(zigzag(min1));
+      second += bitLength(max2 - min2) * blockLength + bitLength(zigzag(min2));
+      min1 = min2 = Infinity;
+      max1 = max2 = -Infinity;
+    }
+  }
+  return second < first;
+}
