@@ -1,5 +1,7 @@
 // Owns the metrics query API (cloudMetrics) under /metrics/v2.0: one metric's view, many metrics' views, metric search.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { QUERY_POINTS_MAX } from '../../../core/limits.js';
+import { bucketWidthMs } from '../../../model/resolution.js';
 import type { QueryResult } from '../../../store-types.js';
 import type { ApiErrorShaper } from '../../api-errors.js';
 import type { ApiPlugin } from '../../api-plugin.js';
@@ -14,10 +16,12 @@ import { bodyError, parameterError } from '../../validation-failure.js';
 import { searchMetrics } from './metric-search.js';
 import { metricsFaultBody } from './metrics-fault.js';
 import { TENANT_PARAMS_SCHEMA } from '../../common-schemas.js';
-import { METRIC_NAMES_SCHEMA, METRIC_PARAMS_SCHEMA, SEARCH_QUERY_SCHEMA, SEARCH_RESPONSE, VIEW_RESPONSE, VIEWS_RESPONSE } from './metrics-schemas.js';
+import { METRIC_NAMES_SCHEMA, METRIC_PARAMS_SCHEMA, PLAN_RESPONSE, SEARCH_QUERY_SCHEMA, SEARCH_RESPONSE, VIEW_RESPONSE, VIEWS_RESPONSE } from './metrics-schemas.js';
 import { plotMetadata, plotRequest, PLOT_QUERY_SCHEMA, type PlotQuery } from './plot-query.js';
 
 const READ_RULES: RouteRules = { access: 'read', work: 'query' };
+/** A plan reads no data: no admission queue. */
+const PLAN_RULES: RouteRules = { access: 'read' };
 /** The unit Blueflood reports when none was ever written. */
 const UNKNOWN_UNIT = 'unknown';
 
@@ -60,6 +64,14 @@ async function viewMany(context: ServerContext, request: FastifyRequest, reply: 
   return sendJson(reply, { metrics });
 }
 
+/** The plan of a view: the same parameters, the planner's decision, no data read (so a console can show it beside the plot). */
+function planOne(context: ServerContext, request: FastifyRequest): unknown {
+  const { tenant, metricName } = request.params as { tenant: string; metricName: string };
+  const plan = context.store.plan(plotRequest(tenant, metricName, request.query as PlotQuery));
+  const { resolution, from, to, servedFrom, readFrom, expectedPoints, overLimit, reason } = plan;
+  return { resolution, from, to, servedFrom, readFrom, expectedPoints, overLimit, pointsMax: QUERY_POINTS_MAX, bucketWidthMs: bucketWidthMs(resolution), reason };
+}
+
 async function search(context: ServerContext, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const { tenant } = request.params as { tenant: string };
   const { query: glob } = request.query as { query: string };
@@ -80,6 +92,13 @@ export const metricsApi: ApiPlugin = {
         rules: READ_RULES,
         schema: { summary: "One metric's values over a range", params: METRIC_PARAMS_SCHEMA, querystring: PLOT_QUERY_SCHEMA, response: VIEW_RESPONSE },
         handler: (request, reply) => viewOne(context, request, reply),
+      },
+    });
+    defineResource(scope, '/:tenant/views/:metricName/plan', {
+      GET: {
+        rules: PLAN_RULES,
+        schema: { summary: "How a view would be served: the planner's resolution, expected count and retention cut, without reading data", params: METRIC_PARAMS_SCHEMA, querystring: PLOT_QUERY_SCHEMA, response: PLAN_RESPONSE },
+        handler: async (request) => planOne(context, request),
       },
     });
     defineResource(scope, '/:tenant/views', {

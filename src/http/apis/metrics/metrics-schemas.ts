@@ -62,3 +62,23 @@ export const SEARCH_RESPONSE = {
     items: { type: 'object', required: ['metric'], properties: { metric: { type: 'string' }, unit: { type: 'string' } } },
   },
 } as const;
+
+/** The planner's decision for a view, made without reading data: what a console shows beside a plot. */
+export const PLAN_RESPONSE = {
+  200: {
+    type: 'object',
+    required: ['resolution', 'from', 'to', 'servedFrom', 'readFrom', 'expectedPoints', 'overLimit', 'pointsMax', 'bucketWidthMs', 'reason'],
+    properties: {
+      resolution: { type: 'string', description: 'The resolution the planner picked (or was given).' },
+      from: { type: 'integer' },
+      to: { type: 'integer' },
+      servedFrom: { type: 'integer', description: 'Start of the part of the range that is served; later than from when older data has expired (the retention cut).' },
+      readFrom: { type: 'integer', description: 'Start of what is read: servedFrom for FULL, else the first unexpired bucket start in the range.' },
+      expectedPoints: { type: 'integer', description: 'Points the resolution yields over the range (FULL counts one per 30 s).' },
+      overLimit: { type: 'boolean', description: 'True when expectedPoints exceeds pointsMax: the view would be refused (QUERY_POINTS_OVER_LIMIT).' },
+      pointsMax: { type: 'integer', description: 'Most points one view returns.' },
+      bucketWidthMs: { type: 'integer', description: 'Width of one value of the resolution (FULL: the 30 s it is counted at).' },
+      reason: { type: 'string', description: "The planner's account of its decision, in plain language." },
+    },
+  },
+} as const;
