@@ -128,6 +128,7 @@ export const ERROR_CODES = {
   PROMETHEUS_READ_TOO_LARGE: { kind: 'over_limit', doc: 'A remote read would hold more than PROM_READ_QUERIES_MAX queries, PROM_READ_SERIES_MAX series or PROM_READ_SAMPLES_MAX samples, or test more than PROM_READ_SCAN_NAMES_MAX names; narrow the selector or the range.' },
   GRAPHITE_LINE_MALFORMED: { kind: 'invalid', doc: 'A Graphite plaintext line is not `path value timestamp` with a finite value and a timestamp in seconds; the line is dropped and counted.' },
   GRAPHITE_LINE_TOO_LONG: { kind: 'over_limit', doc: 'A Graphite plaintext line is longer than GRAPHITE_LINE_BYTES_MAX bytes; it is dropped up to its newline and counted.' },
+  CONSOLE_NOT_BUILT: { kind: 'unavailable', doc: 'The web console was asked for but its built files (index.html in dist/console, or in the configured console directory) are missing; run `npm run build`.' },
   INTERNAL: { kind: 'internal', doc: 'An unexpected condition; the log line with the same transaction id says more.' },
 } as const satisfies Record<string, CodeInfo>;
 

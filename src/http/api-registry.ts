@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { useApiErrors, type ApiErrorShaper } from './api-errors.js';
 import type { ApiPlugin } from './api-plugin.js';
+import { consoleApi } from './apis/console/console-api.js';
 import { dnsApi } from './apis/dns/dns-api.js';
 import { feedsApi } from './apis/feeds/feeds-api.js';
 import { identityApi } from './apis/identity/identity-api.js';
@@ -14,8 +15,8 @@ import { prometheusApi } from './apis/prometheus/prometheus-api.js';
 import type { RouteRules } from './route-rules.js';
 import type { ServerContext } from './server-context.js';
 
-/** Every API of this build, each one plugin owning its prefix: adding an API is one line here. */
-const APIS: readonly ApiPlugin[] = [identityApi, ingestApi, metricsApi, monitoringApi, feedsApi, dnsApi, prometheusApi, otlpApi, opsApi];
+/** Every API of this build (and the web console), each one plugin owning its prefix: adding an API is one line here. */
+const APIS: readonly ApiPlugin[] = [identityApi, ingestApi, metricsApi, monitoringApi, feedsApi, dnsApi, prometheusApi, otlpApi, opsApi, consoleApi];
 
 /** The OpenAPI security requirement of a route: none on public routes, else a token, and a bearer token or basic credentials where the route accepts them. */
 function securityOf(config: Partial<RouteRules> | undefined): Record<string, string[]>[] | undefined {
@@ -51,7 +52,7 @@ export async function registerApis(app: FastifyInstance, context: ServerContext)
           const security = securityOf(route.config);
           if (security !== undefined) route.schema = { ...route.schema, security };
         });
-        // The operational routes share the root's default (metrics) shape and 404s.
+        // The operational routes and the console share the root's default (metrics) shape and 404s.
         if (api.prefix !== '') useApiErrors(scope, context, api.errors, { notFound: true });
         await api.register(scope, context);
       },

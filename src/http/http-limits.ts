@@ -64,6 +64,11 @@ export const SPARE_BODIES_MAX = 8;
 /** Bytes of spare body buffers kept at most (a burst of huge bodies is not held on to). */
 export const SPARE_BODY_BYTES_MAX = 32 * 1024 * 1024;
 
+/** Most files the console's assets folder may hold (a build writes a script, a style sheet and their maps). */
+export const CONSOLE_ASSET_FILES_MAX = 64;
+/** Most bytes the whole console build may hold in memory (it is served from memory). */
+export const CONSOLE_BYTES_MAX = 32 * 1024 * 1024;
+
 assert(HTTP_BODY_BYTES_MAX >= INGEST_BATCH_POINTS_MAX * 100, 'the body limit must fit a full batch of compact JSON points');
 assert(IDENTITY_BODY_BYTES_MAX < HTTP_BODY_BYTES_MAX && VIEWS_BODY_BYTES_MAX < HTTP_BODY_BYTES_MAX, 'route body limits stay under the server limit');
 assert(SPARE_BODY_BYTES_MAX >= HTTP_BODY_BYTES_MAX, 'a body of the largest allowed size must be reusable');

@@ -1,4 +1,5 @@
 // Owns the server's configuration: its fields, defaults and validation (the CLI fills it from flags and env).
+import { isAbsolute } from 'node:path';
 import type { WorkKind } from './route-rules.js';
 import { checkAdmissionLimits, type AdmissionLimits } from './admission-budget.js';
 import { configError } from '../core/config-error.js';
@@ -31,6 +32,8 @@ export interface ServerConfig {
   readonly multiTenantIngest: boolean;
   /** When true, /metrics also carries the process metrics (CPU, memory, event loop lag). */
   readonly processMetrics: boolean;
+  /** Directory of the built web console (index.html and assets/), served at / and /assets/; default: dist/console under the package root. */
+  readonly consoleDir: string | undefined;
 }
 
 /** Limits of one kind that have a default of their own; the tenant budgets default to a share of these. */
@@ -69,6 +72,7 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   },
   multiTenantIngest: false,
   processMetrics: false,
+  consoleDir: undefined,
 };
 
 /** Input of resolveServerConfig: any subset of the fields, admission limits per kind partial too. */
@@ -97,6 +101,9 @@ export function resolveServerConfig(input: ServerConfigInput = {}): ServerConfig
   checkAdmissionLimits('query', config.admission.query, VIEWS_BODY_BYTES_MAX);
   if (config.publicUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(config.publicUrl)) {
     throw configError('publicUrl', 'an absolute http(s) URL', config.publicUrl);
+  }
+  if (config.consoleDir !== undefined && (typeof config.consoleDir !== 'string' || !isAbsolute(config.consoleDir))) {
+    throw configError('consoleDir', 'an absolute directory path', config.consoleDir);
   }
   return config;
 }

@@ -1,7 +1,8 @@
 // Checks the rules of ARCHITECTURE.md section 2 by reading src/: dependency direction between rooms,
 // who may import better-sqlite3, who may read argv and env, that the engine never reads the wall clock,
-// and that the wire codecs hold no HTTP and no module-level state.
+// that the wire codecs hold no HTTP and no module-level state, and that the browser console and the server share no code.
 import { readFileSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +27,10 @@ const WORKER_ROOMS = ['ingest', 'rollup', 'query', 'retention'];
 const SERVICE_ROOMS = ['identity', 'monitoring', 'agent', 'feeds', 'dns'];
 /** Recordings (file format, writer, reader), replay (a client of a target server) and workload generators. */
 const TRAFFIC_ROOMS = ['recording', 'replay', 'workload'];
-const ALL_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, ...TRAFFIC_ROOMS, 'wire', 'protocols', 'index', 'http', 'cli'];
+/** Browser code (the web console, bundled by esbuild): it talks to the server only through its public HTTP APIs. */
+const BROWSER_ROOMS = ['console'];
+const SERVER_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, ...TRAFFIC_ROOMS, 'wire', 'protocols', 'index', 'http', 'cli'];
+const ALL_ROOMS = [...SERVER_ROOMS, ...BROWSER_ROOMS];
 
 /**
  * What each room may import at run time. `store-types` (public shapes) may also be imported with
@@ -35,6 +39,8 @@ const ALL_ROOMS = [...ENGINE_ROOMS, ...SERVICE_ROOMS, ...TRAFFIC_ROOMS, 'wire', 
  * it may not pull in the server or the CLI.
  */
 function allowedTargets(room: string): readonly string[] {
+  // The console runs in the browser: it imports only itself (not even types of the server), and no server room imports it.
+  if (BROWSER_ROOMS.includes(room)) return [room];
   if (room === 'core') return ['core'];
   if (room === 'model') return ['core', 'model'];
   if (room === 'wire') return ['core', 'model', 'wire'];
@@ -48,8 +54,8 @@ function allowedTargets(room: string): readonly string[] {
   if (room === 'store' || room === 'store-types') return ENGINE_ROOMS;
   if (SERVICE_ROOMS.includes(room)) return [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'index'];
   if (room === 'index') return [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'index'];
-  if (room === 'http') return ALL_ROOMS.filter((r) => r !== 'cli' && r !== 'replay' && r !== 'workload');
-  return ALL_ROOMS;
+  if (room === 'http') return SERVER_ROOMS.filter((r) => r !== 'cli' && r !== 'replay' && r !== 'workload');
+  return SERVER_ROOMS;
 }
 
 /**
@@ -135,6 +141,11 @@ function isBetterSqlite(specifier: string): boolean {
   return specifier === 'better-sqlite3' || specifier.startsWith('better-sqlite3/');
 }
 
+/** A Node built-in module (`node:fs`, or a bare `fs`-style name of one). */
+function isNodeBuiltin(specifier: string): boolean {
+  return specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0] as string);
+}
+
 function isHttpFramework(specifier: string): boolean {
   return specifier === 'fastify' || specifier.startsWith('fastify/') || specifier.startsWith('@fastify/');
 }
@@ -161,6 +172,10 @@ function checkArchitecture(files: readonly SourceFile[]): Violation[] {
         if (room !== 'storage' && !isServiceStore) {
           report(edge.line, edge.specifier, 'only src/storage/ and the services\' *-store.ts files may import better-sqlite3');
         }
+        continue;
+      }
+      if (BROWSER_ROOMS.includes(room) && (isNodeBuiltin(edge.specifier) || isHttpFramework(edge.specifier))) {
+        report(edge.line, edge.specifier, 'src/console/ runs in the browser: it may not import Node built-ins or the server framework');
         continue;
       }
       if (room === 'wire' && isHttpFramework(edge.specifier)) {
@@ -332,6 +347,23 @@ describe('checkArchitecture on synthetic files', () => {
     ];
     for (const text of allowed) expect(check('src/wire/x.ts', text), text).toEqual([]);
     expect(check('src/http/x.ts', 'let count = 0;')).toEqual([]);
+  });
+
+  it('keeps the browser console and the server rooms apart', () => {
+    expect(check('src/console/main.ts', "import { signIn } from './console-api.js';\nimport './styles.css';\nimport uPlot from 'uplot';")).toEqual([]);
+    expect(check('src/console/x.ts', "import type { QueryPlan } from '../store-types.js';")).toEqual([
+      'src/console/x.ts:1: ../store-types.js: console may not import store-types (allowed: console)',
+    ]);
+    expect(check('src/console/x.ts', "import { QUERY_POINTS_MAX } from '../core/limits.js';")).toHaveLength(1);
+    expect(check('src/console/x.ts', "import { a } from '../http/b.js';")).toHaveLength(1);
+    expect(check('src/console/x.ts', "import { readFileSync } from 'node:fs';")).toHaveLength(1);
+    expect(check('src/console/x.ts', "import { join } from 'path';")).toHaveLength(1);
+    expect(check('src/console/x.ts', "import type { FastifyInstance } from 'fastify';")).toHaveLength(1);
+    expect(check('src/http/apis/console/console-api.ts', "import { page } from '../../../console/page.js';")).toEqual([
+      'src/http/apis/console/console-api.ts:1: ../../../console/page.js: http may not import console (allowed: ' + SERVER_ROOMS.filter((r) => !['cli', 'replay', 'workload'].includes(r)).join(', ') + ')',
+    ]);
+    expect(check('src/cli/main.ts', "import type { Page } from '../console/page.js';")).toHaveLength(1);
+    expect(check('src/core/x.ts', "import { a } from '../console/a.js';")).toHaveLength(1);
   });
 
   it('counts top-level store-*.ts files as part of the composition root', () => {

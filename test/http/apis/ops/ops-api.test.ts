@@ -110,7 +110,8 @@ describe('operational routes (in process)', () => {
   });
 
   describe('unmatched URLs at the root and the transaction id', () => {
-    it.each(['/', '/nothing', '/healthz/extra', '/metricsx', '/metrics/v1.0/t1', '/v1.0/tokens', '/ingest', '/HEALTHZ'])(
+    // `/` is the web console's page (test/http/apis/console/).
+    it.each(['/nothing', '/healthz/extra', '/assets', '/assets/x/y', '/metricsx', '/metrics/v1.0/t1', '/v1.0/tokens', '/ingest', '/HEALTHZ'])(
       '404 notFoundError HTTP_ROUTE_NOT_FOUND for GET %s, whatever it accepts',
       async (url) => {
         const res = await inject(h, 'GET', url, { accept: 'text/html' });
