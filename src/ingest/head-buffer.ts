@@ -49,6 +49,20 @@ export class HeadBuffer {
     this.values = vs;
   }
 
+  /**
+   * samples(), except that the columns are views of the buffer's own when they need no sort or
+   * de-duplication (the common case), not copies: for a caller done with them before the buffer
+   * changes again, as sealing is (it encodes them at once). Copying a window's two columns cost
+   * two backing-store allocations a series, about a tenth of a seal's time.
+   */
+  samplesView(): SampleColumns {
+    const n = this.length;
+    if (this.ascending && this.strings === null) {
+      return { length: n, timestampsMs: this.timestampsMs.subarray(0, n), values: this.values.subarray(0, n), strings: null };
+    }
+    return this.samples();
+  }
+
   /** The samples, ascending, one per timestamp (the last written wins), strings apart. */
   samples(): SampleColumns {
     const n = this.length;

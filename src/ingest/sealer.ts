@@ -2,7 +2,7 @@
 import type { SampleColumns } from '../model/bucket.js';
 import type { Catalog, DueRow, PartitionRow } from '../storage/catalog.js';
 import { encodeChunk } from '../storage/chunk-codec.js';
-import { readFullWindow } from '../storage/full-window.js';
+import { readFullWindows } from '../storage/full-window.js';
 import { damageOfError } from '../storage/partition-damage.js';
 import { partitionStartOf, type ChunkWrite, type PartitionSet } from '../storage/partition-set.js';
 import type { WalLog } from '../storage/wal-log.js';
@@ -105,16 +105,23 @@ export class SealRun {
     const ids: number[] = [];
     let points = 0;
     try {
+      const buffers: HeadBuffer[] = [];
       while (this.next < this.series.length && (ids.length === 0 || (points < pointsMax && ids.length < seriesMax))) {
         const [seriesId, buffer] = this.series[this.next++] as [number, HeadBuffer];
-        let samples: SampleColumns = buffer.samples();
-        // Always look: a stored chunk (an earlier seal, or one a crash left without its marker) is
-        // merged under the head's samples, so sealing never depends on bookkeeping to keep data.
-        const stored = readFullWindow(deps.partitions, seriesId, window.startMs);
-        if (stored !== undefined) samples = mergeSamples(stored, samples);
-        writes.push({ seriesId, chunkStartMs: window.startMs, data: encodeChunk(samples) });
         ids.push(seriesId);
+        buffers.push(buffer);
         points += buffer.length;
+      }
+      // Always look: a stored chunk (an earlier seal, or one a crash left without its marker) is
+      // merged under the head's samples, so sealing never depends on bookkeeping to keep data.
+      // The step's series are read together, in one read of the partition file.
+      const stored = readFullWindows(deps.partitions, ids, window.startMs);
+      for (let k = 0; k < ids.length; k++) {
+        // A view, not a copy: encoded (or merged into new columns) before the buffer can change.
+        let samples: SampleColumns = (buffers[k] as HeadBuffer).samplesView();
+        const before = stored[k];
+        if (before !== undefined) samples = mergeSamples(before, samples);
+        writes.push({ seriesId: ids[k] as number, chunkStartMs: window.startMs, data: encodeChunk(samples) });
       }
       const chunks = deps.partitions.writeChunks('FULL', this.partitionStartMs, writes);
       const row: PartitionRow = { res: 'FULL', startMs: this.partitionStartMs, chunks, firstSeq: window.seqs[0] ?? null };

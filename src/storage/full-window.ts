@@ -17,6 +17,21 @@ const FULL_CHUNK_MS = LAYOUT.FULL.chunkWidthMs;
 export function readFullWindow(partitions: PartitionSet, seriesId: number, windowStartMs: number): SampleColumns | undefined {
   const own = partitions.readChunk('FULL', seriesId, windowStartMs);
   const compacted = partitions.readCompacted('FULL', seriesId, partitionStartOf('FULL', windowStartMs));
+  return windowOf(own, compacted, windowStartMs);
+}
+
+/**
+ * readFullWindow of each of these series (by position), reading the partition file once: a seal
+ * step reads the stored window of every series it writes, and one read each cost more than the
+ * lookups themselves (see PartitionSet.readWindowChunks).
+ */
+export function readFullWindows(partitions: PartitionSet, seriesIds: readonly number[], windowStartMs: number): (SampleColumns | undefined)[] {
+  const { own, compacted } = partitions.readWindowChunks('FULL', windowStartMs, seriesIds);
+  return own.map((bytes, k) => (bytes === undefined && compacted?.[k] === undefined ? undefined : windowOf(bytes, compacted?.[k], windowStartMs)));
+}
+
+/** The window from its stored rows: the window chunk over the window's part of the compacted one. */
+function windowOf(own: Uint8Array | undefined, compacted: Uint8Array | undefined, windowStartMs: number): SampleColumns | undefined {
   if (compacted === undefined) return own === undefined ? undefined : decodeChunk(own);
   // A copy, not a view: a cached window must not keep the whole partition's columns alive.
   const older = copySamples(sliceSamples(decodeChunk(compacted), windowStartMs, windowStartMs + FULL_CHUNK_MS));

@@ -50,6 +50,8 @@ export interface ChunkWrite {
 }
 
 interface OpenPartition {
+  readonly res: Resolution;
+  readonly startMs: number;
   readonly db: Database.Database;
   readonly select: Database.Statement;
   readonly rowsAfter: Database.Statement;
@@ -138,6 +140,13 @@ export function compactedKey(seriesId: number): number {
   return seriesId * SLOTS_PER_PARTITION + COMPACTED_SLOT;
 }
 
+/** What readWindowChunks found: by position of the series asked for. */
+export interface WindowChunks {
+  readonly own: (Uint8Array | undefined)[];
+  /** Undefined when the file was never compacted (it holds no compacted chunk). */
+  readonly compacted: (Uint8Array | undefined)[] | undefined;
+}
+
 /** One stored row, as compaction reads them. */
 export interface ChunkRow {
   readonly key: number;
@@ -188,6 +197,12 @@ export class PartitionSet {
   private readonly known = new Map<Resolution, Set<number>>();
   /** Writes per file path since this set opened: compaction replaces a file only if none came in between. */
   private readonly writes = new Map<string, number>();
+  /**
+   * The partition partition() returned last while it stays open: sealing and rollups ask for the
+   * same file once or twice a chunk, and building its path (path.join) to look it up in `open`
+   * cost about as much as reading the chunk.
+   */
+  private last: OpenPartition | undefined;
 
   constructor(dataDir: string, durability: Durability, watch: PartitionWatch = UNWATCHED) {
     this.dataDir = dataDir;
@@ -229,9 +244,11 @@ export class PartitionSet {
    * file as an empty database and the partition's data would silently read as nothing.
    */
   private partition(res: Resolution, partitionStartMs: number, create: boolean): OpenPartition | undefined {
+    const last = this.last;
+    if (last !== undefined && last.startMs === partitionStartMs && last.res === res) return last;
     const path = this.pathOf(res, partitionStartMs);
     const part = this.open.get(path);
-    if (part !== undefined) return part;
+    if (part !== undefined) return (this.last = part);
     const state = this.watch.state(res, partitionStartMs);
     if (state.damage !== undefined) throw partitionDamagedError(state.damage);
     if (!existsSync(path)) {
@@ -273,6 +290,8 @@ export class PartitionSet {
       chunks = verification.chunks;
     }
     const part: OpenPartition = {
+      res,
+      startMs: partitionStartMs,
       db,
       select: db.prepare('SELECT data FROM chunk WHERE key = ?').pluck(),
       rowsAfter: db.prepare('SELECT key, data FROM chunk WHERE key > ? ORDER BY key LIMIT ?'),
@@ -282,6 +301,7 @@ export class PartitionSet {
       compacted: db.pragma('application_id', { simple: true }) === COMPACTED_APPLICATION_ID,
     };
     this.open.set(path, part);
+    this.last = part;
     (this.known.get(res) as Set<number>).add(partitionStartMs);
     this.watch.verified(res, partitionStartMs, chunks);
     return part;
@@ -306,6 +326,7 @@ export class PartitionSet {
     const part = this.open.get(path);
     if (part === undefined) return;
     this.open.delete(path);
+    if (this.last === part) this.last = undefined;
     try {
       part.db.close();
     } catch {
@@ -345,6 +366,32 @@ export class PartitionSet {
     const path = this.pathOf(res, partitionStartMs);
     this.writes.set(path, (this.writes.get(path) ?? 0) + 1);
     return part.chunks;
+  }
+
+  /**
+   * The chunks of these series in the window starting at `chunkStartMs` (`own[k]` of
+   * `seriesIds[k]`, undefined when absent), and their compacted chunks when the file was
+   * compacted (else `compacted` is undefined): readChunk and readCompacted of every series, in one
+   * read transaction of the file, found once. Each read outside a transaction takes and releases
+   * SQLite's read lock, which cost more than finding the row (a seal reads a chunk per series and
+   * almost always finds none); with no file, nothing is read at all.
+   */
+  readWindowChunks(res: Resolution, chunkStartMs: number, seriesIds: readonly number[]): WindowChunks {
+    const start = partitionStartOf(res, chunkStartMs);
+    const part = this.partition(res, start, false);
+    const own: (Uint8Array | undefined)[] = new Array(seriesIds.length).fill(undefined);
+    if (part === undefined) return { own, compacted: undefined };
+    const compacted = part.compacted ? own.slice() : undefined;
+    this.guarded(res, start, part, () =>
+      part.db.transaction(() => {
+        for (let k = 0; k < seriesIds.length; k++) {
+          const seriesId = seriesIds[k] as number;
+          own[k] = part.select.get(chunkKey(res, seriesId, chunkStartMs)) as Uint8Array | undefined;
+          if (compacted !== undefined) compacted[k] = part.select.get(compactedKey(seriesId)) as Uint8Array | undefined;
+        }
+      })(),
+    );
+    return { own, compacted };
   }
 
   /** The compacted chunk of a series in the partition starting at `partitionStartMs`, or undefined. */
@@ -411,6 +458,7 @@ export class PartitionSet {
   close(): void {
     for (const part of this.open.values()) part.db.close();
     this.open.clear();
+    this.last = undefined;
   }
 }
 

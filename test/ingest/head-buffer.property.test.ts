@@ -45,6 +45,22 @@ describe('HeadBuffer properties', () => {
     );
   });
 
+  it('samplesView() holds what samples() holds, sharing the columns only when they need no sort', () => {
+    fc.assert(
+      fc.property(fc.array(write, { maxLength: 120 }), fc.boolean(), (writes, slabs) => {
+        const buffer = new HeadBuffer(undefined, slabs ? new DoubleSlabs() : undefined);
+        for (const { t, v } of writes) buffer.append(t, typeof v === 'number' ? v : NaN, typeof v === 'string' ? v : undefined);
+        const view = buffer.samplesView();
+        // toEqual tells -0 from 0 and compares typed arrays element by element.
+        expect(view).toEqual(buffer.samples());
+        const shared = view.values.buffer === buffer.values.buffer;
+        expect(shared).toBe(buffer.ascending && buffer.strings === null);
+        expect(view.timestampsMs.buffer === buffer.timestampsMs.buffer).toBe(shared);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('samples() is the same whether asked once at the end or also in between', () => {
     fc.assert(
       fc.property(fc.array(write, { maxLength: 60 }), fc.nat(), (writes, cut) => {

@@ -9,7 +9,7 @@ import { CompactRun } from '../../src/ingest/compactor.js';
 import type { SampleColumns } from '../../src/model/bucket.js';
 import { LAYOUT } from '../../src/model/resolution.js';
 import { encodeChunk } from '../../src/storage/chunk-codec.js';
-import { readFullWindow } from '../../src/storage/full-window.js';
+import { readFullWindow, readFullWindows } from '../../src/storage/full-window.js';
 import {
   chunkStartsOfKey,
   COMPACTED_APPLICATION_ID,
@@ -196,6 +196,42 @@ describe('readFullWindow', () => {
   });
 });
 
+/** readFullWindows of these series, each compared with readFullWindow of the same series, bit for bit. */
+function expectBatchAsSingle(seriesIds: readonly number[], start: number): void {
+  const batch = readFullWindows(parts, seriesIds, start);
+  expect(batch.length).toBe(seriesIds.length);
+  seriesIds.forEach((id, k) => {
+    expect(pairDifference(pairsOf(batch[k]), pairsOf(readFullWindow(parts, id, start))), `series ${id} at ${start}`).toBeNull();
+  });
+}
+
+describe('readFullWindows', () => {
+  it('answers undefined for every series when no file exists, creating none', () => {
+    expect(readFullWindows(parts, [1, 2, 3], P0)).toEqual([undefined, undefined, undefined]);
+    expect(parts.starts('FULL')).toEqual([]);
+  });
+
+  it('answers what readFullWindow answers for each series, in a compacted file and in one never compacted', () => {
+    const own: Sample[] = [[P0, 'now a string'], [P0 + 1, 0], [P0 + WINDOW_MS + 2, 4]];
+    parts.writeChunks('FULL', P0, [
+      { seriesId: 4, chunkStartMs: P0, data: encodeChunk(columnsOf(own)) },
+      { seriesId: 5, chunkStartMs: P0 + WINDOW_MS, data: encodeChunk(columnsOf(own.slice(2))) },
+    ]);
+    for (const start of WINDOW_STARTS) expectBatchAsSingle([4, 5, 6, 4], start);
+    writeByHand(
+      [
+        { key: compactedKey(1), samples: columnsOf(COMPACTED) },
+        { key: compactedKey(2), samples: columnsOf(COMPACTED.slice(0, 3)) },
+        { key: 1 * SLOTS_PER_PARTITION + 0, samples: columnsOf(own) },
+        { key: 3 * SLOTS_PER_PARTITION + 1, samples: columnsOf([[P0 + WINDOW_MS + 7, -0]]) },
+      ],
+      COMPACTED_APPLICATION_ID,
+    );
+    for (const start of WINDOW_STARTS) expectBatchAsSingle([1, 2, 3, FILLER_SERIES, 77, 1], start);
+    expect(readFullWindows(parts, [], P0)).toEqual([]);
+  });
+});
+
 describe('isCompacted and chunkStartsOfKey', () => {
   it('tells a file of compacted rows only from one with a window row sealed into it since', () => {
     writeByHand([{ key: compactedKey(1), samples: columnsOf(COMPACTED) }, { key: compactedKey(FILLER_SERIES), samples: columnsOf([[P0, 1]]) }], COMPACTED_APPLICATION_ID);
@@ -259,6 +295,8 @@ describe('readFullWindow after CompactRun (property)', () => {
           if (newer.length > 0) parts.writeChunks('FULL', start, [{ seriesId, chunkStartMs: newerStart, data: encodeChunk(columnsOf(newer)) }]);
           for (const w of windows) {
             expect(pairDifference(pairsOf(readFullWindow(parts, seriesId, w)), expectedWindow(older, w === newerStart ? newer : [], w)), `window ${w - start}`).toBeNull();
+            // Sealing reads a step's series together: the same windows, series by series.
+            expectBatchAsSingle([FILLER_SERIES, seriesId, seriesId + 1], w);
           }
         },
       ),

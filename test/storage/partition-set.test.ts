@@ -109,6 +109,46 @@ describe('reads and writes', () => {
     expect(parts.starts('FULL')).toEqual([]);
   });
 
+  it('reads the chunks of many series of one window in one call, as readChunk does one by one', () => {
+    expect(parts.readWindowChunks('FULL', P0, [1, 2])).toEqual({ own: [undefined, undefined], compacted: undefined });
+    // Reading from a missing partition creates nothing, as readChunk does not.
+    expect(filesOf('FULL')).toEqual([]);
+    parts.writeChunks('FULL', P0, [
+      { seriesId: 1, chunkStartMs: P0, data: bytes(1) },
+      { seriesId: 3, chunkStartMs: P0, data: bytes(3) },
+      { seriesId: 2, chunkStartMs: P0 + FULL_CHUNK_MS, data: bytes(2) },
+    ]);
+    const ids = [3, 2, 1, 4, 3];
+    const found = parts.readWindowChunks('FULL', P0, ids);
+    expect(found.own).toEqual(ids.map((id) => parts.readChunk('FULL', id, P0)));
+    expect(found.own.map((b) => (b === undefined ? undefined : [...b]))).toEqual([[3], undefined, [1], undefined, [3]]);
+    // A file compaction never wrote holds no compacted chunks to look for.
+    expect(found.compacted).toBeUndefined();
+    expect(parts.readWindowChunks('FULL', P0 + FULL_CHUNK_MS, [2, 1]).own.map((b) => b?.[0])).toEqual([2, undefined]);
+    expect(parts.readWindowChunks('FULL', P0, [])).toEqual({ own: [], compacted: undefined });
+  });
+
+  it('finds each partition again after another was used, dropped, replaced or closed', () => {
+    // partition() keeps the one it found last; that must never outlive the file's connection.
+    const P1 = P0 + FULL_PART_MS;
+    parts.writeChunks('FULL', P0, [{ seriesId: 1, chunkStartMs: P0, data: bytes(1) }]);
+    parts.writeChunks('FULL', P1, [{ seriesId: 1, chunkStartMs: P1, data: bytes(2) }]);
+    for (let round = 0; round < 2; round++) {
+      expect(parts.readChunk('FULL', 1, P0)?.[0]).toBe(1);
+      expect(parts.readChunk('FULL', 1, P1)?.[0]).toBe(2);
+    }
+    // The same start at another resolution is another file.
+    expect(parts.readChunk('MIN5', 1, P0)).toBeUndefined();
+    expect(parts.readChunk('FULL', 1, P0)?.[0]).toBe(1);
+    parts.drop('FULL', P0);
+    expect(parts.readChunk('FULL', 1, P0)).toBeUndefined();
+    parts.writeChunks('FULL', P0, [{ seriesId: 1, chunkStartMs: P0, data: bytes(5) }]);
+    expect(parts.readChunk('FULL', 1, P0)?.[0]).toBe(5);
+    parts.close();
+    expect(parts.readWindowChunks('FULL', P0, [1]).own[0]?.[0]).toBe(5);
+    expect(parts.readChunk('FULL', 1, P1)?.[0]).toBe(2);
+  });
+
   it('writes a batch of chunks all or nothing', () => {
     parts.writeChunks('FULL', P0, [{ seriesId: 1, chunkStartMs: P0, data: bytes(1) }]);
     const unbindable = { seriesId: 3, chunkStartMs: P0, data: { not: 'bytes' } as unknown as Uint8Array };
