@@ -43,6 +43,7 @@ function printFirstRun(admin: { username: string; tenant: string; apiKey: string
       `  username: ${admin.username}`,
       `  tenant: ${admin.tenant}`,
       `  apiKey: ${admin.apiKey}`,
+      `  console: open ${url}/ and sign in with this username and API key`,
       `  try: curl -s -X POST ${url}/v2.0/tokens -H 'Content-Type: application/json' -d '${body}'`,
       '',
     ].join('\n'),
