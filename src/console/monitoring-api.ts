@@ -1,5 +1,6 @@
 // Owns the console's typed calls to the monitoring API under /monitoring/v1.0/{tenant}: entities, the overview, check metrics and plots, and the alarm changelog; every page is bounded in size (and every call in time, by apiRequest).
 import { apiRequest, type ConsoleSession, type QueryParams } from './api-request.js';
+import type { ViewValue } from './console-api.js';
 import type { CheckMetricInfo } from './monitoring-format.js';
 
 /** Where the monitoring API lives; the tenant follows. */
@@ -61,16 +62,20 @@ export interface AlarmView {
   readonly disabled?: boolean;
 }
 
-/** An alarm's committed state (a changelog entry plus the criteria's message). */
-export interface LatestAlarmStateView {
+/** The fields an alarm state change carries, in the changelog and in the overview's latest states. */
+interface AlarmStateChange {
   readonly timestamp: number;
   readonly entity_id: string;
   readonly alarm_id: string;
   readonly check_id: string;
   readonly state: string;
   readonly previous_state: string | null;
-  readonly status: string;
   readonly analyzed_by_monitoring_zone_id: string | null;
+}
+
+/** An alarm's committed state (a changelog entry plus the criteria's message). */
+export interface LatestAlarmStateView extends AlarmStateChange {
+  readonly status: string;
 }
 
 /** One overview value: an entity with its checks, alarms and their latest states. */
@@ -82,25 +87,12 @@ export interface OverviewValue {
 }
 
 /** One alarm state change. */
-export interface ChangelogEntryView {
+export interface ChangelogEntryView extends AlarmStateChange {
   readonly id: string;
-  readonly timestamp: number;
-  readonly entity_id: string;
-  readonly alarm_id: string;
-  readonly check_id: string;
-  readonly state: string;
-  readonly previous_state: string | null;
-  readonly analyzed_by_monitoring_zone_id: string | null;
 }
 
-/** One value of a check metric's plot. */
-export interface PlotValueView {
-  readonly timestamp: number;
-  readonly numPoints: number;
-  readonly average?: number | null;
-  readonly min?: number | null;
-  readonly max?: number | null;
-}
+/** One value of a check metric's plot: the same shape as a metrics view's value. */
+export type PlotValueView = ViewValue;
 
 /** A page request: where it starts and how many items (at most the list's largest page, which is also the default). */
 export interface PageAsk {

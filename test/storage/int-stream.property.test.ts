@@ -1,11 +1,11 @@
 // Owns the integer stream's properties: any in-range integers read back exactly in both layouts, and the header says how.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BitReader, BitWriter, bitLength } from '../../src/storage/bit-stream.js';
-import { varUintBytes, zigzag } from '../../src/storage/varint.js';
+import { BitReader, BitWriter } from '../../src/storage/bit-stream.js';
 import { PACKED_INT_MAGNITUDE_MAX } from '../../src/storage/int-column.js';
 import { PackedBlocks, planIntStream, planScaledIntStream, readIntStream, writeIntStream } from '../../src/storage/int-stream.js';
 import { COLUMN_LENGTH_MAX } from './float-arbitraries.js';
+import { secondOrderPays } from './reference-float-column.js';
 
 /** The packed range, ±MAX (2^50 since format 2; format 1's 2^51 let alternating extremes overflow a block). */
 const MAX = PACKED_INT_MAGNITUDE_MAX;
@@ -166,7 +166,7 @@ describe('integer stream plan', () => {
     fc.assert(
       fc.property(intColumn, (values) => {
         const ints = Float64Array.from(values);
-        for (const { bytes } of LAYOUTS) expect(planIntStream(ints, ints.length, { bytes }, 0, undefined).second).toBe(firstEncoderSecondOrder(ints, bytes));
+        for (const { bytes } of LAYOUTS) expect(planIntStream(ints, ints.length, { bytes }, 0, undefined).second).toBe(secondOrderPays(ints, bytes));
       }),
       { numRuns: 300 },
     );
@@ -191,39 +191,3 @@ describe('integer stream plan', () => {
     );
   });
 });
-
-/** The first format-2 encoder's order estimate (d7855df's secondOrderPays), as the reference. */
-function firstEncoderSecondOrder(ints: Float64Array, bytes: boolean): boolean {
-  const length = ints.length;
-  if (length < 3) return false;
-  let first = 0;
-  let second = 0;
-  let min1 = Infinity;
-  let max1 = -Infinity;
-  let min2 = Infinity;
-  let max2 = -Infinity;
-  let previous = ints[0]!;
-  for (let i = 1; i < length; i++) {
-    const e = ints[i]! - ints[i - 1]!;
-    const f = e - previous;
-    previous = e;
-    if (Math.abs(e) > MAX) return false;
-    if (bytes) {
-      first += varUintBytes(zigzag(e));
-      second += varUintBytes(zigzag(f));
-      continue;
-    }
-    min1 = Math.min(min1, e);
-    max1 = Math.max(max1, e);
-    min2 = Math.min(min2, f);
-    max2 = Math.max(max2, f);
-    const blockLength = ((i - 1) % 64) + 1;
-    if (blockLength === 64 || i === length - 1) {
-      first += bitLength(max1 - min1) * blockLength + bitLength(zigzag(min1));
-      second += bitLength(max2 - min2) * blockLength + bitLength(zigzag(min2));
-      min1 = min2 = Infinity;
-      max1 = max2 = -Infinity;
-    }
-  }
-  return second < first;
-}

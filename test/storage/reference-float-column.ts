@@ -185,7 +185,8 @@ function writeIntStream(writer: BitWriter, ints: Float64Array, bytes: boolean): 
   }
 }
 
-function secondOrderPays(ints: Float64Array, bytes: boolean): boolean {
+/** The first encoder's estimate of whether second differences pay (d7855df's secondOrderPays). */
+export function secondOrderPays(ints: Float64Array, bytes: boolean): boolean {
   const length = ints.length;
   if (length < 3) return false;
   let first = 0;
