@@ -67,7 +67,7 @@ export class OtlpFieldReader {
         this.valueEnd = this.lengthEnd();
         this.valueStart = r.pos;
         r.pos = this.valueEnd;
-      } else r.skip();
+      } else r.skipField();
     }
     return key;
   }
@@ -109,7 +109,7 @@ export class OtlpFieldReader {
           text = bytesText(r.bytes());
           break;
         default:
-          r.skip();
+          r.skipField();
       }
     }
     return text;
@@ -145,7 +145,7 @@ export class OtlpFieldReader {
           json = stringJson(bytesText(r.bytes()));
           break;
         default:
-          r.skip();
+          r.skipField();
       }
     }
     return json;
@@ -158,7 +158,7 @@ export class OtlpFieldReader {
     const items: string[] = [];
     while (r.next(end)) {
       if (r.field === 1) items.push(this.anyJson(this.lengthEnd(), depth));
-      else r.skip();
+      else r.skipField();
     }
     return `[${items.join(',')}]`;
   }
@@ -170,7 +170,7 @@ export class OtlpFieldReader {
     const members: string[] = [];
     while (r.next(end)) {
       if (r.field !== 1) {
-        r.skip();
+        r.skipField();
         continue;
       }
       const kvEnd = this.lengthEnd();

@@ -34,7 +34,7 @@ class ProtobufWalker {
     const end = r.buf.length;
     while (r.next(end)) {
       if (r.field === 1) this.resourceMetrics(this.fields.lengthEnd());
-      else r.skip();
+      else r.skipField();
     }
   }
 
@@ -44,13 +44,13 @@ class ProtobufWalker {
     const service = { name: '', namespace: '', instance: '' };
     while (r.next(end)) {
       if (r.field === 1) this.resource(this.fields.lengthEnd(), service);
-      else r.skip();
+      else r.skipField();
     }
     this.mapper.beginResource(service.name, service.namespace, service.instance);
     r.pos = start;
     while (r.next(end)) {
       if (r.field === 2) this.scopeMetrics(this.fields.lengthEnd());
-      else r.skip();
+      else r.skipField();
     }
   }
 
@@ -59,7 +59,7 @@ class ProtobufWalker {
     const r = this.reader;
     while (r.next(end)) {
       if (r.field !== 1) {
-        r.skip();
+        r.skipField();
         continue;
       }
       const kvEnd = this.fields.lengthEnd();
@@ -75,7 +75,7 @@ class ProtobufWalker {
     const r = this.reader;
     while (r.next(end)) {
       if (r.field === 2) this.metric(this.fields.lengthEnd());
-      else r.skip();
+      else r.skipField();
     }
   }
 
@@ -101,7 +101,7 @@ class ProtobufWalker {
         const dataEnd = this.fields.lengthEnd();
         spans.push(r.pos, dataEnd);
         r.pos = dataEnd;
-      } else r.skip();
+      } else r.skipField();
     }
     let temporality = 0;
     let monotonic = false;
@@ -110,7 +110,7 @@ class ProtobufWalker {
       while (r.next(spans[i + 1] as number)) {
         if (r.field === 2) temporality = this.fields.varint();
         else if (r.field === 3) monotonic = this.fields.varint() !== 0;
-        else r.skip();
+        else r.skipField();
       }
     }
     if (kind !== 0) this.mapper.beginMetric(name, unit, kind, temporality, monotonic);
@@ -125,7 +125,7 @@ class ProtobufWalker {
   private dataPoints(kind: number, end: number): void {
     const r = this.reader;
     while (r.next(end)) {
-      if (r.field !== 1) r.skip();
+      if (r.field !== 1) r.skipField();
       else if (kind === KIND_GAUGE || kind === KIND_SUM) this.numberPoint(this.fields.lengthEnd());
       else if (kind === KIND_HISTOGRAM) this.histogramPoint(this.fields.lengthEnd());
       else if (kind === KIND_EXPONENTIAL_HISTOGRAM) this.exponentialPoint(this.fields.lengthEnd());
@@ -146,7 +146,7 @@ class ProtobufWalker {
         point.value = field === 4 ? this.fields.double() : this.fields.sfixed64();
         point.hasValue = true;
       } else if (field === 8) point.flags = this.fields.varint();
-      else r.skip();
+      else r.skipField();
     }
     this.mapper.endPoint(this.series(7, start, end));
   }
@@ -186,7 +186,7 @@ class ProtobufWalker {
           point.flags = this.fields.varint();
           break;
         default:
-          r.skip();
+          r.skipField();
       }
     }
     this.mapper.endPoint(this.series(9, start, end));
@@ -204,7 +204,7 @@ class ProtobufWalker {
       else if (field === 4) point.count = this.fields.fixed64();
       else if (field === 5) this.sum(point);
       else if (field === 10) point.flags = this.fields.varint();
-      else r.skip();
+      else r.skipField();
     }
     this.mapper.endPoint(this.series(1, start, end));
   }
@@ -227,11 +227,11 @@ class ProtobufWalker {
         while (r.next(quantileEnd)) {
           if (r.field === 1) quantile = this.fields.double();
           else if (r.field === 2) value = this.fields.double();
-          else r.skip();
+          else r.skipField();
         }
         point.addQuantile(quantile, value);
       } else if (field === 8) point.flags = this.fields.varint();
-      else r.skip();
+      else r.skipField();
     }
     this.mapper.endPoint(this.series(7, start, end));
   }
@@ -282,7 +282,7 @@ class ProtobufWalker {
     r.pos = keyStart;
     while (r.next(keyEnd)) {
       if (r.field === field) this.attribute(point);
-      else r.skip();
+      else r.skipField();
     }
     r.pos = end;
     const series = mapper.seriesOfPoint();

@@ -95,7 +95,7 @@ function readMatcher(r: ProtoReader, end: number): LabelMatcher {
     } else if (r.field === MATCHER_VALUE) {
       r.expect(WIRE_LENGTH_DELIMITED);
       value = r.string();
-    } else r.skip();
+    } else r.skipField();
   }
   const type = MATCHER_TYPES[typeNumber];
   if (type === undefined) {
@@ -118,7 +118,7 @@ function readHints(r: ProtoReader, end: number, hints: ReadHints): ReadHints {
     else if (r.field === HINTS_FUNC) {
       r.expect(WIRE_LENGTH_DELIMITED);
       func = r.string();
-    } else r.skip(); // grouping and by: Strata does not aggregate on read.
+    } else r.skipField(); // grouping and by: Strata does not aggregate on read.
   }
   return { stepMs, func, startMs, endMs, rangeMs };
 }
@@ -137,7 +137,7 @@ function readQuery(r: ProtoReader, end: number): RemoteReadQuery {
     } else if (r.field === QUERY_HINTS) {
       r.expect(WIRE_LENGTH_DELIMITED);
       hints = readHints(r, r.lengthEnd(), hints ?? { stepMs: 0, func: '', startMs: 0, endMs: 0, rangeMs: 0 });
-    } else r.skip();
+    } else r.skipField();
   }
   if (startMs > endMs) throw malformed(`a query starts at ${startMs} ms, after its end at ${endMs} ms`, { startMs, endMs });
   return { startMs, endMs, matchers, hints };
@@ -157,7 +157,7 @@ export function decodeRemoteRead(body: Uint8Array): RemoteReadQuery[] {
   const queries: RemoteReadQuery[] = [];
   while (r.next(bytes.length)) {
     if (r.field !== READ_REQUEST_QUERIES) {
-      r.skip();
+      r.skipField();
       continue;
     }
     r.expect(WIRE_LENGTH_DELIMITED);
@@ -234,7 +234,7 @@ function readLabelMessage(r: ProtoReader, end: number): Label {
     } else if (r.field === LABEL_VALUE) {
       r.expect(WIRE_LENGTH_DELIMITED);
       value = r.string();
-    } else r.skip();
+    } else r.skipField();
   }
   return { name, value };
 }
@@ -249,7 +249,7 @@ function readSample(r: ProtoReader, end: number, timestampsMs: number[], values:
     } else if (r.field === SAMPLE_TIMESTAMP) {
       r.expect(WIRE_VARINT);
       timestampMs = r.int64();
-    } else r.skip();
+    } else r.skipField();
   }
   timestampsMs.push(timestampMs);
   values.push(value);
@@ -266,7 +266,7 @@ function readResultSeries(r: ProtoReader, end: number): ReadSeries {
     } else if (r.field === TIMESERIES_SAMPLES) {
       r.expect(WIRE_LENGTH_DELIMITED);
       readSample(r, r.lengthEnd(), timestampsMs, values);
-    } else r.skip();
+    } else r.skipField();
   }
   return { labels, timestampsMs, values };
 }
@@ -278,7 +278,7 @@ export function decodeRemoteReadResponse(body: Uint8Array): ReadSeries[][] {
   const results: ReadSeries[][] = [];
   while (r.next(bytes.length)) {
     if (r.field !== READ_RESPONSE_RESULTS) {
-      r.skip();
+      r.skipField();
       continue;
     }
     r.expect(WIRE_LENGTH_DELIMITED);
@@ -288,7 +288,7 @@ export function decodeRemoteReadResponse(body: Uint8Array): ReadSeries[][] {
       if (r.field === QUERY_RESULT_TIMESERIES) {
         r.expect(WIRE_LENGTH_DELIMITED);
         series.push(readResultSeries(r, r.lengthEnd()));
-      } else r.skip();
+      } else r.skipField();
     }
     results.push(series);
   }

@@ -63,7 +63,7 @@ function readLabel(r: ProtoReader, end: number, into: SeriesLabels): void {
     } else if (r.field === LABEL_VALUE) {
       r.expect(WIRE_LENGTH_DELIMITED);
       value = r.string();
-    } else r.skip();
+    } else r.skipField();
   }
   // A second __name__ stays among the others, where seriesProblem names it.
   if (name === METRIC_NAME_LABEL && into.name === '') into.name = value;
@@ -76,7 +76,7 @@ function readLabels(r: ProtoReader, start: number, end: number): SeriesLabels {
   r.pos = start;
   while (r.next(end)) {
     if (r.field !== TIMESERIES_LABELS) {
-      r.skip();
+      r.skipField();
       continue;
     }
     r.expect(WIRE_LENGTH_DELIMITED);
@@ -102,7 +102,7 @@ function scanSeries(d: WriteDecode, start: number, end: number): void {
       r.expect(WIRE_LENGTH_DELIMITED);
       if (d.firstOther !== end) d.labelsLater = true;
     } else if (d.firstOther === end) d.firstOther = at;
-    r.skip();
+    r.skipField();
   }
 }
 
@@ -159,13 +159,13 @@ function readPoints(r: ProtoReader, start: number, end: number, metric: string |
       samples++;
     } else if (r.field === TIMESERIES_HISTOGRAMS) {
       r.expect(WIRE_LENGTH_DELIMITED);
-      r.skip();
+      r.skipField();
       histograms++;
     } else if (r.field === TIMESERIES_LABELS) {
       // Read by the first pass; a label after a sample lands here.
       r.expect(WIRE_LENGTH_DELIMITED);
-      r.skip();
-    } else r.skip();
+      r.skipField();
+    } else r.skipField();
   }
   return [samples, histograms];
 }
@@ -192,7 +192,7 @@ function readSample(r: ProtoReader, end: number, metric: string | undefined, bat
     } else if (r.field === SAMPLE_TIMESTAMP) {
       r.expect(WIRE_VARINT);
       timestampMs = r.int64();
-    } else r.skip();
+    } else r.skipField();
   }
   if (metric !== undefined) addSample(batch, metric, timestampMs, value);
 }
@@ -259,7 +259,7 @@ export class RemoteWriteDecoder {
     const d: WriteDecode = { r, batch, view, names: this.names, firstOther: 0, labelsLater: false };
     while (r.next(bytes.length)) {
       if (r.field !== WRITE_REQUEST_TIMESERIES) {
-        r.skip();
+        r.skipField();
         continue;
       }
       r.expect(WIRE_LENGTH_DELIMITED);

@@ -225,7 +225,7 @@ export class ProtoReader {
   }
 
   /** Skips the value of the field just read by `next`. */
-  skip(): void {
+  skipField(): void {
     switch (this.wire) {
       case WIRE_VARINT:
         this.uint64();

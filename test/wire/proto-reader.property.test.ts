@@ -126,7 +126,7 @@ describe('ProtoReader against protobufjs Writer', () => {
         const r = new ProtoReader(bytes);
         let count = 0;
         while (r.next(bytes.length)) {
-          r.skip();
+          r.skipField();
           count++;
         }
         expect(count).toBe(fields.length);
@@ -207,7 +207,7 @@ describe('ProtoReader against protobufjs Writer', () => {
     expect(codeOf(() => new ProtoReader(new Uint8Array([0x00])).next(1))).toBe('PROTOCOL_BODY_MALFORMED');
     const group = new ProtoReader(new Uint8Array([0x0b, 0x0c]));
     group.next(2);
-    expect(codeOf(() => group.skip())).toBe('PROTOCOL_BODY_MALFORMED');
+    expect(codeOf(() => group.skipField())).toBe('PROTOCOL_BODY_MALFORMED');
     // A nested message of 2 bytes whose varint field takes 3: the read runs past its message.
     const past = new ProtoReader(new Uint8Array([0x0a, 0x02, 0x08, 0x96, 0x01]));
     past.next(5);

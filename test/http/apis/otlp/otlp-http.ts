@@ -103,7 +103,7 @@ export function readStatus(bytes: Uint8Array): { code: number; message: string }
     } else if (r.field === 2) {
       r.expect(WIRE_LENGTH_DELIMITED);
       message = r.string();
-    } else r.skip();
+    } else r.skipField();
   }
   return { code, message };
 }
