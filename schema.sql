@@ -17,8 +17,11 @@
 --      migration: an older monitoring.sqlite runs its section again, whose DROP TABLE IF EXISTS
 --      removes the table (its rows described connections of a process that is gone) and whose
 --      CREATE INDEX IF NOT EXISTS builds the index over the existing entities; no entity changes.
+--   5  monitoring: mon_suppression, mon_suppression_log, mon_notification_history and mon_audit
+--      (issue 19, operating the monitoring). Same migration as version 3: an older monitoring.sqlite
+--      runs its section again and gains the four tables empty; nothing existing changes shape.
 
--- @version 4
+-- @version 5
 
 -- @file catalog
 -- catalog.sqlite: the series registry and the engine's bookkeeping. One writer: the main thread.
@@ -398,3 +401,88 @@ CREATE TABLE IF NOT EXISTS mon_delivery_attempt (
   detail       TEXT,
   PRIMARY KEY (tenant, outbox_id, attempt)
 ) STRICT, WITHOUT ROWID;
+
+-- Maintenance suppressions (issue 19; src/monitoring/suppressions/): one row per suppression, a
+-- document like the other objects (doc: label, start_time and end_time in ms, entities, checks
+-- as entityId:checkId, alarms as entityId:alarmId, notification_plans, and an optional recurrence
+-- with a cron-like schedule, a time zone and a duration). Ids carry the prefix sp.
+CREATE TABLE IF NOT EXISTS mon_suppression (
+  tenant      TEXT NOT NULL,
+  id          TEXT NOT NULL,
+  doc         TEXT NOT NULL,
+  created_ms  INTEGER NOT NULL,
+  updated_ms  INTEGER NOT NULL,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+
+-- Suppression logs (issue 19): one row per notification a suppression stopped, written in the
+-- transaction that records the alarm change, read as a time series ordered by (timestamp_ms, id).
+-- suppressions is a JSON array of the suppression ids that covered the change; txn_id the
+-- transaction of the change. Kept as long as the notification history (pruned in bounded steps).
+CREATE TABLE IF NOT EXISTS mon_suppression_log (
+  tenant          TEXT NOT NULL,
+  id              TEXT NOT NULL,
+  timestamp_ms    INTEGER NOT NULL,
+  entity_id       TEXT NOT NULL,
+  alarm_id        TEXT NOT NULL,
+  check_id        TEXT NOT NULL,
+  plan_id         TEXT NOT NULL,
+  suppressions    TEXT NOT NULL,
+  state           TEXT NOT NULL,
+  previous_state  TEXT,
+  txn_id          TEXT NOT NULL,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS mon_suppression_log_time ON mon_suppression_log (tenant, timestamp_ms, id);
+CREATE INDEX IF NOT EXISTS mon_suppression_log_age ON mon_suppression_log (timestamp_ms);
+
+-- Notification history (issue 19; src/monitoring/history/): one row per alarm state change that
+-- had a plan to notify, written in the change's transaction; id is the changelog entry's id (a
+-- UUID). status: notified (outbox rows were queued: outbox_ids, a JSON array, names them; their
+-- attempts are mon_delivery_attempt's rows), suppressed (suppressions, a JSON array of ids, stopped
+-- every notification) or none (the plan's list for the state was empty). Kept 30 days by default
+-- (configurable), pruned in bounded steps; the outbox rows it names are kept as long.
+CREATE TABLE IF NOT EXISTS mon_notification_history (
+  tenant          TEXT NOT NULL,
+  id              TEXT NOT NULL,
+  timestamp_ms    INTEGER NOT NULL,
+  entity_id       TEXT NOT NULL,
+  alarm_id        TEXT NOT NULL,
+  check_id        TEXT NOT NULL,
+  plan_id         TEXT NOT NULL,
+  state           TEXT NOT NULL,
+  previous_state  TEXT,
+  status          TEXT NOT NULL CHECK (status IN ('notified', 'suppressed', 'none')),
+  txn_id          TEXT NOT NULL,
+  suppressions    TEXT,
+  outbox_ids      TEXT NOT NULL,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS mon_history_alarm ON mon_notification_history (tenant, entity_id, alarm_id, check_id, timestamp_ms, id);
+CREATE INDEX IF NOT EXISTS mon_history_age ON mon_notification_history (timestamp_ms);
+
+-- The audit trail (issue 19; src/monitoring/audits/): one row per request that may change
+-- something (every method but GET and HEAD) through the monitoring API, after its answer: method,
+-- path, its query (JSON, with _who and _why apart), status, the user and token id that made it,
+-- the request id (txnId), the headers that carry no credential (JSON), and the request body as
+-- JSON with every secret replaced (never a password, key or token), or NULL without a body.
+-- Read as a time series; kept 30 days by default (configurable), pruned in bounded steps.
+CREATE TABLE IF NOT EXISTS mon_audit (
+  tenant        TEXT NOT NULL,
+  id            TEXT NOT NULL,
+  timestamp_ms  INTEGER NOT NULL,
+  method        TEXT NOT NULL,
+  path          TEXT NOT NULL,
+  query         TEXT,
+  status        INTEGER NOT NULL,
+  user          TEXT,
+  token_id      TEXT,
+  request_id    TEXT NOT NULL,
+  headers       TEXT NOT NULL,
+  who           TEXT,
+  why           TEXT,
+  body          TEXT,
+  PRIMARY KEY (tenant, id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS mon_audit_time ON mon_audit (tenant, timestamp_ms, id);
+CREATE INDEX IF NOT EXISTS mon_audit_age ON mon_audit (timestamp_ms);

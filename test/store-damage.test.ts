@@ -190,7 +190,7 @@ describe('opening a data directory', () => {
     await t.store.close();
     const reopened = new Database(join(t.dir, 'catalog.sqlite'), { readonly: true });
     const rows = reopened.prepare('SELECT res, start_ms AS startMs, chunks, first_seq AS firstSeq FROM partition_file ORDER BY res, start_ms').all();
-    expect(reopened.pragma('user_version', { simple: true })).toBe(4); // raised to this build's schema version (4 since issue 12)
+    expect(reopened.pragma('user_version', { simple: true })).toBe(5); // raised to this build's schema version (5 since issue 19)
     reopened.close();
     expect(rows).toContainEqual({ res: 'FULL', startMs: LATE, chunks: 6, firstSeq: null });
     expect(rows).toContainEqual({ res: 'MIN5', startMs: DAY0, chunks: 2, firstSeq: null });

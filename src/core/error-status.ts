@@ -11,6 +11,8 @@ export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   conflict: 409,
   // The reference names 413 "Over Limit" for both too-large bodies and too-large responses.
   over_limit: 413,
+  // Too many requests in a rate limit's window (the reference's rateLimitReached).
+  rate_limited: 429,
   unsupported_media: 415,
   internal: 500,
   unavailable: 503,

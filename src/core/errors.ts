@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'method_not_allowed'
   | 'conflict'
   | 'over_limit'
+  | 'rate_limited'
   | 'unsupported_media'
   | 'unavailable'
   | 'internal';
@@ -53,6 +54,9 @@ export const ERROR_CODES = {
   MONITORING_DEFAULT_OBJECT_PROTECTED: { kind: 'forbidden', doc: "The tenant's default notification (ntTechnicalContactsEmail) and default plan (npTechnicalContactsEmail) cannot be deleted, and the default notification cannot be changed; the default plan may be updated." },
   MONITORING_DELIVERY_NOT_DEAD: { kind: 'invalid', doc: 'A notification delivery that is pending or delivered was asked to be retried; only a dead delivery (a dead letter) can be retried.' },
   MONITORING_SECRET_UNREADABLE: { kind: 'internal', doc: 'A check secret stored sealed in monitoring.sqlite cannot be decrypted: monitoring.key is not the key it was sealed with, or the stored value was altered.' },
+  MONITORING_RATE_LIMITED: { kind: 'rate_limited', doc: "A tenant made more monitoring API requests of one kind (all requests, test-check, test-alarm or test notifications) than its rate limit allows in the limit's window; details name the limit, its window and when it resets; retry after the Retry-After seconds." },
+  MONITORING_AGENT_NOT_CONNECTED: { kind: 'invalid', doc: 'Host information was asked of an agent that has no live connection to this server (or the agent endpoint is not running); it is read live from a connected agent.' },
+  MONITORING_BACKTEST_TOO_LARGE: { kind: 'invalid', doc: 'An alarm backtest asks for a range longer than BACKTEST_RANGE_MS_MAX or would replay more than BACKTEST_OBSERVATIONS_MAX observations; details give the limit; narrow the range.' },
   MONITORING_TEST_RUNS_BUSY: { kind: 'unavailable', doc: 'A check test run (test-check, the test of a saved check, or test-alarm with check_id) was refused on arrival: TEST_RUNS_CONCURRENCY_MAX runs are in flight in the server or TEST_RUNS_PER_TENANT_MAX for this tenant; details name the scope and limit; retry after the Retry-After seconds.' },
   // Agent protocol (src/agent): the endpoint answers these in the protocol's error object, code from the kind's status; any code but 400 closes the connection.
   AGENT_MESSAGE_INVALID: { kind: 'invalid', doc: 'An agent protocol line is not JSON, or not an envelope with v "1", an id, source, target and either method and params or result and error.' },

@@ -10,6 +10,7 @@ export const ID_PREFIX = {
   plan: 'np',
   agentToken: 'at',
   connection: 'cn',
+  suppression: 'sp',
 } as const;
 
 /** A kind of object with a prefixed id. */

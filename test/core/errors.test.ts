@@ -68,6 +68,7 @@ describe('ERROR_CODES', () => {
       method_not_allowed: 405,
       conflict: 409,
       over_limit: 413,
+      rate_limited: 429,
       unsupported_media: 415,
       unavailable: 503,
       internal: 500,

@@ -9,7 +9,7 @@ import { MONITORING_FILE_NAME, MonitoringStore } from '../../src/monitoring/moni
 
 const NOW_MS = 1_790_000_000_000;
 /** The schema version this build writes (schema.sql's "-- @version" line). */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();

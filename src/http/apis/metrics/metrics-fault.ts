@@ -12,6 +12,7 @@ const TYPE_NAMES: Readonly<Record<number, string>> = {
   409: 'conflictError',
   413: 'requestTooLargeError',
   415: 'unsupportedMediaTypeError',
+  429: 'rateLimitReached',
   500: 'internalError',
   503: 'systemFailureError',
 };
@@ -23,6 +24,7 @@ const TYPE_BY_CODE: Readonly<Record<string, string>> = {
   MONITORING_ALARM_PARSE_FAILED: 'alarmParseError',
   MONITORING_PARENT_NOT_FOUND: 'parentNotFoundError',
   MONITORING_LIMIT_REACHED: 'limitReached',
+  MONITORING_AGENT_NOT_CONNECTED: 'agentNotConnected',
 };
 
 /** The monitoring type name of an error view. */

@@ -60,6 +60,7 @@ export const GRPC_CODE_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   method_not_allowed: 12, // UNIMPLEMENTED
   conflict: 6, // ALREADY_EXISTS
   over_limit: 8, // RESOURCE_EXHAUSTED
+  rate_limited: 8, // RESOURCE_EXHAUSTED
   unsupported_media: 3, // INVALID_ARGUMENT
   internal: 13, // INTERNAL
   unavailable: 14, // UNAVAILABLE
