@@ -19,7 +19,8 @@
 --      CREATE INDEX IF NOT EXISTS builds the index over the existing entities; no entity changes.
 --   5  monitoring: mon_suppression, mon_suppression_log, mon_notification_history and mon_audit
 --      (issue 19, operating the monitoring). Same migration as version 3: an older monitoring.sqlite
---      runs its section again and gains the four tables empty; nothing existing changes shape.
+--      runs its section again and gains the four tables empty; nothing existing changes shape. The
+--      index mon_alarm_plan becomes mon_alarm_plan_id (tenant, plan_id, id), built over the alarms.
 
 -- @version 5
 
@@ -239,7 +240,10 @@ CREATE TABLE IF NOT EXISTS mon_alarm (
   PRIMARY KEY (tenant, entity_id, id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS mon_alarm_check ON mon_alarm (tenant, check_id);
-CREATE INDEX IF NOT EXISTS mon_alarm_plan ON mon_alarm (tenant, plan_id);
+-- Alarms by plan in id order (the alarmsByNp view pages it; plan deletes count it). Version 5
+-- replaced mon_alarm_plan (tenant, plan_id), whose pages needed a sort.
+DROP INDEX IF EXISTS mon_alarm_plan;
+CREATE INDEX IF NOT EXISTS mon_alarm_plan_id ON mon_alarm (tenant, plan_id, id);
 
 CREATE TABLE IF NOT EXISTS mon_notification (
   tenant      TEXT NOT NULL,
@@ -438,10 +442,13 @@ CREATE INDEX IF NOT EXISTS mon_suppression_log_age ON mon_suppression_log (times
 
 -- Notification history (issue 19; src/monitoring/history/): one row per alarm state change that
 -- had a plan to notify, written in the change's transaction; id is the changelog entry's id (a
--- UUID). status: notified (outbox rows were queued: outbox_ids, a JSON array, names them; their
--- attempts are mon_delivery_attempt's rows), suppressed (suppressions, a JSON array of ids, stopped
--- every notification) or none (the plan's list for the state was empty). Kept 30 days by default
--- (configurable), pruned in bounded steps; the outbox rows it names are kept as long.
+-- UUID). status: notified (outbox rows were queued: outbox_ids, a JSON array, names them in the
+-- order of notification_ids; their attempts are mon_delivery_attempt's rows), suppressed
+-- (suppressions, a JSON array of ids, stopped every notification) or none (the plan's list for the
+-- state was empty). alarm_status is the alarm's status message for the new state (the criteria's
+-- text); notification_ids the plan's notification ids for the state (a JSON array: those queued,
+-- or those a suppression stopped; [] for none). Kept 30 days by default (configurable), pruned in
+-- bounded steps; the outbox rows it names are kept as long.
 CREATE TABLE IF NOT EXISTS mon_notification_history (
   tenant          TEXT NOT NULL,
   id              TEXT NOT NULL,
@@ -453,8 +460,10 @@ CREATE TABLE IF NOT EXISTS mon_notification_history (
   state           TEXT NOT NULL,
   previous_state  TEXT,
   status          TEXT NOT NULL CHECK (status IN ('notified', 'suppressed', 'none')),
+  alarm_status    TEXT NOT NULL,
   txn_id          TEXT NOT NULL,
   suppressions    TEXT,
+  notification_ids TEXT NOT NULL,
   outbox_ids      TEXT NOT NULL,
   PRIMARY KEY (tenant, id)
 ) STRICT, WITHOUT ROWID;

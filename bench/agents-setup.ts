@@ -31,10 +31,13 @@ function base(server: { url: string }): string {
   return `${server.url}/monitoring/v1.0/${USER.tenant}`;
 }
 
+/** The bench sets up tens of thousands of agent checks over the API in one account: above the default account and rate limits. */
+const BENCH_ACCOUNT_FLAGS = ['--account-limits', 'entities=100000,checks=100000,alarms=100000', '--rate-limits', 'global=1000000'];
+
 /** Starts `cli serve` on `dir` with free ports and the given heartbeat; resolves once it listens. */
 export async function startServer(cli: string, dir: string, heartbeatMs: number): Promise<BenchServer> {
   execFileSync(process.execPath, [cli, 'user', 'create', '--data', dir, '--username', USER.username, '--tenant', USER.tenant, '--api-key', USER.apiKey, '--role', 'admin'], { stdio: 'ignore' });
-  const args = ['serve', '--port', '0', '--data', dir, '--log-level', 'warn', '--agent-ports', '0,0,0', '--agent-heartbeat-ms', String(heartbeatMs)];
+  const args = ['serve', '--port', '0', '--data', dir, '--log-level', 'warn', '--agent-ports', '0,0,0', '--agent-heartbeat-ms', String(heartbeatMs), ...BENCH_ACCOUNT_FLAGS];
   const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

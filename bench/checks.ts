@@ -102,7 +102,8 @@ export async function runChecksStep(checks: number, seconds: number, alarms: boo
   const dir = mkdtempSync(join(tmpdir(), 'strata-checks-bench-'));
   const target = await startTarget();
   const engine = await openStore({ dir, clock: systemClock });
-  const monitoring = openMonitoring({ dir, clock: systemClock });
+  // The bench creates more checks and alarms than one account may hold by default.
+  const monitoring = openMonitoring({ dir, clock: systemClock, limits: { entities: checks, checks, alarms: checks } });
   const feeds = openFeeds({ dir: undefined, clock: systemClock, region: 'LOCAL' });
   const lags: number[] = [];
   const durations: number[] = [];

@@ -17,6 +17,7 @@ import { packageRoot } from '../storage/package-root.js';
 import { openStore } from '../store.js';
 import type { Store } from '../store-types.js';
 import { printError } from './print-error.js';
+import { monitoringOptionsOf } from './monitoring-serve-options.js';
 import { runtimeOptionsOf, serveOptions, type ServeOptions } from './serve-options.js';
 import { startAgentEndpoint } from './serve-agents.js';
 import { graphiteListenOf, startGraphite, type ServedGraphite } from './serve-graphite.js';
@@ -193,7 +194,7 @@ async function startServing(options: ServeOptions, logger: Logger, recorder: Rec
     identity,
     feeds: openFeeds({ dir: options.data, clock: systemClock, region: options.region }),
     dns: openDns({ dir: options.data, clock: systemClock }),
-    monitoring: openMonitoring({ dir: options.data, clock: systemClock }),
+    monitoring: openMonitoring({ dir: options.data, clock: systemClock, ...monitoringOptionsOf(options) }),
     logger,
     clock: systemClock,
     config: {
@@ -219,6 +220,7 @@ async function startServing(options: ServeOptions, logger: Logger, recorder: Rec
       },
       multiTenantIngest: options.multiTenantIngest,
       processMetrics: true,
+      ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     },
     runtime: runtimeOptionsOf(options),
   });

@@ -20,10 +20,11 @@ import type { RuntimeOptions } from '../monitoring/monitoring-runtime.js';
 import { RECORDING_FILE_BYTES_DEFAULT, RECORDING_FILES_DEFAULT } from '../recording/recording-limits.js';
 import { fileBytesMaxProblem, filesProblem } from '../recording/recording-writer.js';
 import { agentServeOptions, type AgentServeFlags } from './agent-serve-options.js';
+import { monitoringServeOptions, type MonitoringServeFlags } from './monitoring-serve-options.js';
 import { dataOption, integerIn, parseBoolean } from './cli-parsers.js';
 
 /** The parsed options of `strata serve`, as commander names them. */
-export interface ServeOptions extends AgentServeFlags {
+export interface ServeOptions extends AgentServeFlags, MonitoringServeFlags {
   readonly host: string;
   readonly port: number;
   readonly data: string;
@@ -212,6 +213,7 @@ export function serveOptions(): Option[] {
       .default(30)
       .argParser(integerIn(1, SHUTDOWN_TIMEOUT_S_MAX)),
     ...runtimeOptions(),
+    ...monitoringServeOptions(),
     ...recordOptions(),
     ...graphiteOptions(),
     ...agentServeOptions(),

@@ -2,6 +2,7 @@
 import { isAbsolute } from 'node:path';
 import type { WorkKind } from './route-rules.js';
 import { checkAdmissionLimits, type AdmissionLimits } from './admission-budget.js';
+import { DEFAULT_RATE_LIMITS, resolveRateLimits, type RateLimits } from './rate-limit.js';
 import { configError } from '../core/config-error.js';
 import {
   ADMISSION_TENANT_SHARE_DEFAULT,
@@ -34,6 +35,8 @@ export interface ServerConfig {
   readonly processMetrics: boolean;
   /** Directory of the built web console (index.html and assets/), served at / and /assets/; default: dist/console under the package root. */
   readonly consoleDir: string | undefined;
+  /** Requests one tenant may make to the monitoring API per rate window, per bucket (`--rate-limits`). */
+  readonly rateLimits: RateLimits;
 }
 
 /** Limits of one kind that have a default of their own; the tenant budgets default to a share of these. */
@@ -73,11 +76,14 @@ export const DEFAULT_SERVER_CONFIG: ServerConfig = {
   multiTenantIngest: false,
   processMetrics: false,
   consoleDir: undefined,
+  rateLimits: DEFAULT_RATE_LIMITS,
 };
 
 /** Input of resolveServerConfig: any subset of the fields, admission limits per kind partial too. */
-export type ServerConfigInput = Partial<Omit<ServerConfig, 'admission'>> & {
+export type ServerConfigInput = Partial<Omit<ServerConfig, 'admission' | 'rateLimits'>> & {
   readonly admission?: Partial<Record<WorkKind, Partial<AdmissionLimits>>>;
+  /** Rate limits over the defaults, per bucket. */
+  readonly rateLimits?: Partial<RateLimits>;
 };
 
 const VENDOR_PATTERN = /^[A-Z][A-Z0-9]{0,15}$/;
@@ -90,7 +96,7 @@ export function resolveServerConfig(input: ServerConfigInput = {}): ServerConfig
     ingest: kindLimits(INGEST_DEFAULTS, input.admission?.ingest, bodyLimitBytes),
     query: kindLimits(QUERY_DEFAULTS, input.admission?.query, VIEWS_BODY_BYTES_MAX),
   };
-  const config: ServerConfig = { ...DEFAULT_SERVER_CONFIG, ...input, admission };
+  const config: ServerConfig = { ...DEFAULT_SERVER_CONFIG, ...input, admission, rateLimits: resolveRateLimits(input.rateLimits) };
   if (!VENDOR_PATTERN.test(config.vendorPrefix)) throw configError('vendorPrefix', '1 to 16 upper-case letters or digits, starting with a letter', config.vendorPrefix);
   if (!REGION_PATTERN.test(config.region)) throw configError('region', '1 to 32 letters, digits, _ or -', config.region);
   if (!Number.isSafeInteger(config.bodyLimitBytes) || config.bodyLimitBytes < HTTP_BODY_BYTES_MIN || config.bodyLimitBytes > HTTP_BODY_BYTES_MAX) {

@@ -1,4 +1,5 @@
 // Owns the rules around entities, checks and alarms: parents exist, references resolve, children block deletes.
+import type { AccountLimits } from './account/account-limits.js';
 import type { ChangeFeed, MonitoringChange } from './change-feed.js';
 import type { StoredDoc } from './doc-store.js';
 import { DocCollection, type CollectionDeps } from './doc-collection.js';
@@ -7,7 +8,7 @@ import { checkDoc, type CheckContext, type CheckDoc } from './check-rules.js';
 import { decryptDetails, redactDetails, encryptGivenDetails, encryptStoredDetails } from './check-secrets.js';
 import { entityDoc, type EntityDoc } from './entity-rules.js';
 import { childrenExist, fieldError, parentNotFound } from './monitoring-errors.js';
-import { ALARMS_PER_ENTITY_MAX, CHECKS_PER_ENTITY_MAX, ENTITIES_PER_TENANT_MAX } from './monitoring-limits.js';
+import { ALARMS_PER_ENTITY_MAX, CHECKS_PER_ENTITY_MAX } from './monitoring-limits.js';
 import type { MonitoringZone } from './monitoring-zones.js';
 import type { PlanDoc } from './notification-rules.js';
 import type { Page, PageRequest } from './paging.js';
@@ -25,6 +26,8 @@ export interface EntityServiceDeps extends CollectionDeps {
   readonly changes: ChangeFeed;
   /** Materializes the tenant's default notification and plan (NotificationService.ensureDefaults), so an alarm may name npTechnicalContactsEmail from the tenant's first request. */
   readonly ensureDefaults: (tenant: string) => void;
+  /** The account limits: every create checks the tenant's room inside its transaction. */
+  readonly limits: AccountLimits;
 }
 
 /** A check as reads show it: its secrets redacted (check-secrets.ts). */
@@ -43,7 +46,9 @@ export class EntityService {
   private readonly alarms: DocCollection<AlarmDoc>;
 
   constructor(private readonly deps: EntityServiceDeps) {
-    this.entities = new DocCollection(deps, { table: 'mon_entity', name: 'Entity', idKind: 'entity', scopeMax: ENTITIES_PER_TENANT_MAX });
+    // The account limit (limits.ensureRoom, configurable) bounds a tenant's entities; checks and
+    // alarms keep their per-entity bound here besides their account limits.
+    this.entities = new DocCollection(deps, { table: 'mon_entity', name: 'Entity', idKind: 'entity', scopeMax: Number.MAX_SAFE_INTEGER });
     this.checks = new DocCollection(deps, { table: 'mon_check', name: 'Check', idKind: 'check', scopeMax: CHECKS_PER_ENTITY_MAX });
     this.alarms = new DocCollection(deps, { table: 'mon_alarm', name: 'Alarm', idKind: 'alarm', scopeMax: ALARMS_PER_ENTITY_MAX });
   }
@@ -71,7 +76,10 @@ export class EntityService {
   /** Creates an entity from a body its schema has admitted; returns its id. */
   createEntity(tenant: string, body: EntityCreate): string {
     const doc = entityDoc(body);
-    const id = this.tx(() => this.entities.create({ tenant }, doc));
+    const id = this.tx(() => {
+      this.deps.limits.ensureRoom(tenant, 'entities');
+      return this.entities.create({ tenant }, doc);
+    });
     this.changed({ kind: 'entity', op: 'create', tenant, entityId: id, id });
     return id;
   }
@@ -115,6 +123,7 @@ export class EntityService {
     const id = this.tx(() => {
       const entity = this.parent(tenant, entityId);
       const doc = checkDoc(body, this.checkContext(entity.doc));
+      this.deps.limits.ensureRoom(tenant, 'checks');
       return this.checks.create({ tenant, entityId }, { ...doc, details: encryptGivenDetails(doc.details, undefined, this.deps.secrets, tenant) });
     });
     this.changed({ kind: 'check', op: 'create', tenant, entityId, id });
@@ -204,6 +213,7 @@ export class EntityService {
       this.parent(tenant, entityId);
       const doc = alarmDoc(body);
       this.checkAlarmRefs(tenant, entityId, doc);
+      this.deps.limits.ensureRoom(tenant, 'alarms');
       return this.alarms.create({ tenant, entityId }, doc, { checkId: doc.check_id, planId: doc.notification_plan_id });
     });
     this.changed({ kind: 'alarm', op: 'create', tenant, entityId, id });

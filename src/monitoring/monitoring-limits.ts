@@ -297,3 +297,133 @@ export const TEST_RUNS_CONCURRENCY_MAX = 16;
 export const TEST_RUNS_PER_TENANT_MAX = 4;
 assert(TEST_RUNS_PER_TENANT_MAX <= TEST_RUNS_CONCURRENCY_MAX, 'one tenant fits the test run concurrency');
 assert(TEST_RUNS_CONCURRENCY_MAX <= CHECK_CONCURRENCY_DEFAULT, 'test runs are a small share next to the scheduled runs');
+
+// --- Issue 19 (operating the monitoring): each helper adds its constants under its own heading below. ---
+// --- suppressions ---
+/** Most items in each target list of a suppression (entities, checks, alarms, notification_plans); the reference's older limit. */
+export const SUPPRESSION_TARGETS_MAX = 256;
+/** Longest `entityId:checkId` or `entityId:alarmId` target: two ids and the colon. */
+export const SUPPRESSION_TARGET_LENGTH_MAX = 2 * OBJECT_ID_LENGTH_MAX + 1;
+/** A start_time or end_time this little in the past is taken as now (the reference's allowance for clock skew and slow clients). */
+export const SUPPRESSION_PAST_GRACE_MS = MINUTE_MS;
+/** Latest start_time or end_time: the end of year 9999, the last year a cron schedule can name. */
+export const SUPPRESSION_TIME_MS_MAX = 253_402_300_799_999;
+/** Shortest occurrence of a recurring suppression. */
+export const SUPPRESSION_DURATION_MS_MIN = MINUTE_MS;
+/** Longest occurrence of a recurring suppression: bounds how far back activity looks for the occurrence covering a time. */
+export const SUPPRESSION_DURATION_MS_MAX = 7 * DAY_MS;
+/** Longest cron schedule text of a recurrence. */
+export const SUPPRESSION_SCHEDULE_LENGTH_MAX = 128;
+/** Longest IANA time zone name of a recurrence. */
+export const SUPPRESSION_TIME_ZONE_LENGTH_MAX = 64;
+/** Tenants whose suppressions the service keeps compiled in memory (least recently used dropped first). */
+export const SUPPRESSION_CACHE_TENANTS_MAX = 1_024;
+/** Window of a suppression log query without from and to (the reference: the last 7 days). */
+export const SUPPRESSION_LOG_WINDOW_MS_DEFAULT = 7 * DAY_MS;
+assert(SUPPRESSION_DURATION_MS_MIN < SUPPRESSION_DURATION_MS_MAX, 'a recurrence duration range is not empty');
+// --- notification history and test notifications ---
+/** How long notification history records (and the suppression logs and finished outbox rows kept with them) live by default (reference: 30 days). */
+export const NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT = 30 * DAY_MS;
+/** Shortest history retention `--history-retention` accepts: an hour, so a retried delivery is still shown. */
+export const NOTIFICATION_HISTORY_RETENTION_MS_MIN = 60 * MINUTE_MS;
+/** Longest history retention accepted: about a year of records per alarm. */
+export const NOTIFICATION_HISTORY_RETENTION_MS_MAX = 366 * DAY_MS;
+/** Window of a notification history query without from and to (reference: the last 7 days). */
+export const NOTIFICATION_HISTORY_WINDOW_MS_DEFAULT = 7 * DAY_MS;
+/** Most check ids GET .../notification_history lists (an alarm observes one check; a changed check_id adds one). */
+export const NOTIFICATION_HISTORY_CHECK_IDS_MAX = 100;
+/** Rows one retention prune step deletes per kind (history, suppression logs, audits); a full step is followed by another at once. */
+export const RETENTION_PRUNE_BATCH_MAX = 500;
+/** Test notifications in flight in the process, every tenant together; more are refused with MONITORING_TEST_RUNS_BUSY. */
+export const TEST_NOTIFICATIONS_IN_FLIGHT_MAX = 16;
+/** Test notifications one tenant may have in flight; more are refused with MONITORING_TEST_RUNS_BUSY. */
+export const TEST_NOTIFICATIONS_PER_TENANT_MAX = 4;
+assert(NOTIFICATION_HISTORY_RETENTION_MS_MIN <= NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT && NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT <= NOTIFICATION_HISTORY_RETENTION_MS_MAX, 'the default history retention is accepted');
+assert(NOTIFICATION_HISTORY_WINDOW_MS_DEFAULT <= NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT, 'the default window lies within the default retention');
+assert(TEST_NOTIFICATIONS_PER_TENANT_MAX <= TEST_NOTIFICATIONS_IN_FLIGHT_MAX, 'one tenant fits the test notification bound');
+// --- alarm backtest ---
+/** Longest range one backtest may ask for (7 days); longer is MONITORING_BACKTEST_TOO_LARGE. */
+export const BACKTEST_RANGE_MS_MAX = 7 * DAY_MS;
+/** Range a backtest replays when `from` is left out: this long before `to`. */
+export const BACKTEST_DEFAULT_SPAN_MS = DAY_MS;
+/** Most observations (one stored run of the check from one zone) one backtest replays; more is MONITORING_BACKTEST_TOO_LARGE. */
+export const BACKTEST_OBSERVATIONS_MAX = 50_000;
+/** Observations evaluated between two yields to the event loop. */
+export const BACKTEST_STEP_OBSERVATIONS = 500;
+/** Longest time slice read from the engine at once: 12 h, the most one FULL query may cover (QUERY_POINTS_MAX points at one per 30 s). */
+export const BACKTEST_SLICE_MS = DAY_MS / 2;
+/** Most points (estimated from the check's period) one slice may hold in memory; a check with many series reads shorter slices. */
+export const BACKTEST_SLICE_POINTS_MAX = 200_000;
+/** Most engine series of one check a backtest reads; more is MONITORING_BACKTEST_TOO_LARGE. */
+export const BACKTEST_SERIES_MAX = 2_048;
+/** Most backtests in flight in the process, every tenant together; more are refused with MONITORING_TEST_RUNS_BUSY. */
+export const BACKTEST_CONCURRENCY_MAX = 4;
+/** Most backtests one tenant may have in flight; more are refused with MONITORING_TEST_RUNS_BUSY. */
+export const BACKTEST_PER_TENANT_MAX = 1;
+assert(BACKTEST_STEP_OBSERVATIONS <= BACKTEST_OBSERVATIONS_MAX, 'a step fits the observation bound');
+assert(BACKTEST_PER_TENANT_MAX <= BACKTEST_CONCURRENCY_MAX, 'one tenant fits the backtest concurrency');
+// --- control surface (check types, alarm examples, views) ---
+/** Longest string value an alarm example's field takes, in characters: a string literal of the alarm language holds at most 80 (STRING_LITERAL_LENGTH_MAX). */
+export const ALARM_EXAMPLE_TEXT_LENGTH_MAX = 80;
+/** Most digits an integer value of an alarm example's field has (zero padding included): 15 digits stay a safe integer. */
+export const ALARM_EXAMPLE_INTEGER_DIGITS_MAX = 15;
+/** Most keys the `values` of an alarm example fill may hold (no example has nearly as many fields). */
+export const ALARM_EXAMPLE_VALUES_MAX = 16;
+// --- account limits, rate limits and audits ---
+/** Most checks one account may hold by default, every entity together (the reference documents 1,000). */
+export const CHECKS_PER_TENANT_DEFAULT = 1_000;
+/** Most alarms one account may hold by default, every entity together (the reference documents 10,000). */
+export const ALARMS_PER_TENANT_DEFAULT = 10_000;
+/** Most suppressions one account may hold by default (the reference documents none; as many as notifications). */
+export const SUPPRESSIONS_PER_TENANT_DEFAULT = 1_000;
+/** Highest account resource limit a configuration may set: the usage counts stay index ranges a create can afford. */
+export const ACCOUNT_RESOURCE_LIMIT_MAX = 10_000_000;
+/** The window of the monitoring API's request rate limits (the reference's "24 hours"); windows are aligned to multiples of it since the epoch (UTC midnight). */
+export const RATE_LIMIT_WINDOW_MS = DAY_MS;
+/** Requests of every kind one account may make to the monitoring API per window, by default (the reference's 50,000). */
+export const RATE_LIMIT_GLOBAL_DEFAULT = 50_000;
+/** test-check requests (and tests of a saved check) per window, by default (the reference's 500). */
+export const RATE_LIMIT_TEST_CHECK_DEFAULT = 500;
+/** test-alarm and backtest requests per window, by default (the reference's 500). */
+export const RATE_LIMIT_TEST_ALARM_DEFAULT = 500;
+/** Test notification requests per window, by default (the reference's 200). */
+export const RATE_LIMIT_TEST_NOTIFICATION_DEFAULT = 200;
+/** Highest request rate limit a configuration may set. */
+export const RATE_LIMIT_MAX = 1_000_000_000;
+/** Most accounts whose request counts one process keeps; past it the least recently active account's counts are forgotten (it is under-counted, never refused wrongly). */
+export const RATE_LIMIT_TENANTS_MAX = 100_000;
+/** How long audit records are kept by default (the reference keeps them 30 days). */
+export const AUDIT_RETENTION_MS_DEFAULT = 30 * DAY_MS;
+/** Shortest audit retention a configuration may set. */
+export const AUDIT_RETENTION_MS_MIN = 60 * MINUTE_MS;
+/** Longest audit retention a configuration may set. */
+export const AUDIT_RETENTION_MS_MAX = 366 * DAY_MS;
+/** Window of an audit list without from and to (the reference's 7 days). */
+export const AUDIT_WINDOW_MS_DEFAULT = 7 * DAY_MS;
+/** Most bytes of a request body an audit record keeps (as redacted JSON); a longer one is cut and marked. */
+export const AUDIT_BODY_BYTES_MAX = 16 * 1024;
+/** Deepest nesting of a request body the audit redaction walks; anything deeper is recorded as a marker, never as it was sent. */
+export const AUDIT_BODY_DEPTH_MAX = 32;
+/** Longest header value, query value, _who or _why an audit record keeps, in characters (longer ones are cut). */
+export const AUDIT_TEXT_LENGTH_MAX = 1024;
+/** Most query parameters an audit record keeps, and most values of one repeated parameter (the rest are dropped). */
+export const AUDIT_QUERY_KEYS_MAX = 64;
+assert(AUDIT_RETENTION_MS_MIN <= AUDIT_RETENTION_MS_DEFAULT && AUDIT_RETENTION_MS_DEFAULT <= AUDIT_RETENTION_MS_MAX, 'the default audit retention is accepted');
+assert(AUDIT_WINDOW_MS_DEFAULT <= AUDIT_RETENTION_MS_DEFAULT, 'the default audit window lies within the default retention');
+assert(AUDIT_BODY_BYTES_MAX <= MONITORING_BODY_BYTES_MAX, 'an audited body is cut no larger than a body may be');
+assert(
+  [CHECKS_PER_TENANT_DEFAULT, ALARMS_PER_TENANT_DEFAULT, SUPPRESSIONS_PER_TENANT_DEFAULT, ENTITIES_PER_TENANT_MAX, NOTIFICATIONS_PER_TENANT_MAX, PLANS_PER_TENANT_MAX].every((n) => n <= ACCOUNT_RESOURCE_LIMIT_MAX),
+  'every default account limit is an accepted one',
+);
+assert(
+  RATE_LIMIT_TEST_CHECK_DEFAULT <= RATE_LIMIT_GLOBAL_DEFAULT && RATE_LIMIT_TEST_ALARM_DEFAULT <= RATE_LIMIT_GLOBAL_DEFAULT && RATE_LIMIT_TEST_NOTIFICATION_DEFAULT <= RATE_LIMIT_GLOBAL_DEFAULT && RATE_LIMIT_GLOBAL_DEFAULT <= RATE_LIMIT_MAX,
+  'the test buckets are shares of the global one by default',
+);
+// --- agent host info ---
+/** How long a host info request waits for the connected agent's answer; beyond it the API answers 503 AGENT_REQUEST_TIMEOUT. */
+export const HOST_INFO_TIMEOUT_MS = 10_000;
+/** Most host info requests one agent may have in flight at once; more are refused at once (503 AGENT_HOST_INFO_BUSY), so API clients cannot fill the agent connection's request slots. */
+export const HOST_INFO_IN_FLIGHT_PER_AGENT_MAX = 4;
+/** Most host info requests in flight across the endpoint, every agent together; more are refused at once (503 AGENT_HOST_INFO_BUSY). */
+export const HOST_INFO_IN_FLIGHT_MAX = 256;
+assert(HOST_INFO_IN_FLIGHT_PER_AGENT_MAX <= HOST_INFO_IN_FLIGHT_MAX, 'one agent fits the endpoint-wide host info bound');

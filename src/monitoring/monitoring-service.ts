@@ -1,7 +1,12 @@
 // Owns the monitoring service's composition: one store, the clock, the zones, and the services over them.
 import type { Clock } from '../core/clock.js';
 import type { Store } from '../store-types.js';
+import { AccountLimits, type ResourceLimits } from './account/account-limits.js';
 import { AccountService } from './account/account-service.js';
+import { HostInfoBroker } from './agent-host-info.js';
+import { AuditService } from './audits/audit-service.js';
+import { NotificationHistory } from './history/notification-history.js';
+import { SuppressionService } from './suppressions/suppression-service.js';
 import { AgentService } from './agent-service.js';
 import { ChangeFeed } from './change-feed.js';
 import { ChangelogService } from './changelog-service.js';
@@ -21,6 +26,12 @@ export interface MonitoringOptions {
   readonly clock: Clock;
   /** Monitoring zones remote checks may poll from (default: three). */
   readonly zones?: readonly MonitoringZone[];
+  /** Account resource limits over the defaults (`--account-limits`). */
+  readonly limits?: Partial<ResourceLimits>;
+  /** How long the notification history (and the suppression logs) are kept (`--history-retention`). */
+  readonly historyRetentionMs?: number;
+  /** How long audit records are kept (`--audit-retention`). */
+  readonly auditRetentionMs?: number;
 }
 
 /** The monitoring API's service: entities, checks, alarms, notifications, plans, agents, changelogs, zones. */
@@ -43,19 +54,33 @@ export class MonitoringService {
   readonly store: MonitoringStore;
   /** Account settings (technical contacts, webhook token) of each tenant, and what deliveries need of them. */
   readonly account: AccountService;
+  /** Account resource limits and usage. */
+  readonly limits: AccountLimits;
+  /** Maintenance suppressions and their logs. */
+  readonly suppressions: SuppressionService;
+  /** The notification history of alarm changes. */
+  readonly history: NotificationHistory;
+  /** The audit trail of changing requests. */
+  readonly audits: AuditService;
+  /** Live host-info requests to connected agents (the agent endpoint attaches itself). */
+  readonly hostInfo = new HostInfoBroker();
 
   constructor(options: MonitoringOptions) {
     this.zones = resolveZones(options.zones);
     this.clock = options.clock;
     this.store = new MonitoringStore(options.dir);
     const deps = { store: this.store, clock: options.clock };
+    this.limits = new AccountLimits({ ...deps, ...(options.limits !== undefined ? { limits: options.limits } : {}) });
+    this.suppressions = new SuppressionService({ ...deps, limits: this.limits });
+    this.history = new NotificationHistory({ ...deps, ...(options.historyRetentionMs !== undefined ? { retentionMs: options.historyRetentionMs } : {}) });
+    this.audits = new AuditService({ ...deps, ...(options.auditRetentionMs !== undefined ? { retentionMs: options.auditRetentionMs } : {}) });
     // One server key, two independent uses: agent token values (HMAC) and encrypting check and
     // notification secrets (HKDF-derived key).
     const serverKey = loadTokenKey(options.dir);
     const secrets = new SecretBox(serverKey);
-    this.notifications = new NotificationService({ ...deps, secrets });
+    this.notifications = new NotificationService({ ...deps, secrets, limits: this.limits });
     const ensureDefaults = (tenant: string): void => this.notifications.ensureDefaults(tenant);
-    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans, secrets, changes: this.changes, ensureDefaults });
+    this.entities = new EntityService({ ...deps, zones: this.zones, plans: this.notifications.plans, secrets, changes: this.changes, ensureDefaults, limits: this.limits });
     this.account = new AccountService({ ...deps, secrets });
     this.agents = new AgentService(this.store, options.clock, serverKey);
     this.changelogs = new ChangelogService(this.store, options.clock);

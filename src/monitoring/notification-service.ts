@@ -1,10 +1,10 @@
 // Owns the rules around notifications and plans: plans name existing notifications; used ones cannot be deleted; the defaults stay.
-import { DEFAULT_OBJECTS_PER_KIND, defaultObjectProtected, isDefaultNotification, isDefaultPlan } from './account/default-objects.js';
+import type { AccountLimits } from './account/account-limits.js';
+import { defaultObjectProtected, isDefaultNotification, isDefaultPlan } from './account/default-objects.js';
 import { DefaultObjectsStore } from './account/default-objects-store.js';
-import type { DocTable, StoredDoc } from './doc-store.js';
+import type { StoredDoc } from './doc-store.js';
 import { DocCollection, type CollectionDeps } from './doc-collection.js';
-import { childrenExist, fieldError, limitReached } from './monitoring-errors.js';
-import { NOTIFICATIONS_PER_TENANT_MAX, PLANS_PER_TENANT_MAX } from './monitoring-limits.js';
+import { childrenExist, fieldError } from './monitoring-errors.js';
 import { PLAN_STATES, notificationDoc, planDoc, type NotificationDoc, type PlanDoc } from './notification-rules.js';
 import type { Page, PageRequest } from './paging.js';
 import type { NotificationCreate, NotificationUpdate } from './schemas/notification-schema.js';
@@ -17,9 +17,11 @@ import {
 } from './notification-secrets.js';
 import type { SecretBox } from './secret-box.js';
 
-/** What the notification service needs: store, clock, and the box notification secrets are encrypted with. */
+/** What the notification service needs: store, clock, the box notification secrets are encrypted with, and the account limits. */
 export interface NotificationServiceDeps extends CollectionDeps {
   readonly secrets: SecretBox;
+  /** The account limits: creates check the tenant's room inside their transaction. */
+  readonly limits: AccountLimits;
 }
 
 /** A notification as reads show it: its secrets redacted (notification-secrets.ts). */
@@ -33,8 +35,8 @@ function shown(stored: StoredDoc<NotificationDoc>): StoredDoc<NotificationDoc> {
  * webhook URLs) are stored encrypted, read back redacted, and decrypted only by notificationWithSecrets.
  * Every tenant has the default notification and plan (account/default-objects.ts), materialized
  * before any read, list or write of either kind: they can be read, never deleted; the default
- * notification never changes, the default plan may be updated. They do not count against
- * NOTIFICATIONS_PER_TENANT_MAX and PLANS_PER_TENANT_MAX, which count the tenant's own objects.
+ * notification never changes, the default plan may be updated. They do not count against the
+ * account limits of notifications and plans (AccountLimits), which count the tenant's own objects.
  */
 export class NotificationService {
   private readonly notifications: DocCollection<NotificationDoc>;
@@ -43,12 +45,10 @@ export class NotificationService {
   private readonly defaults: DefaultObjectsStore;
 
   constructor(private readonly deps: NotificationServiceDeps) {
-    // The collections' own limit leaves room for the default; createNotification and createPlan
-    // check the tenant's own objects against the limits first, so their errors name the limits.
-    const notificationsMax = NOTIFICATIONS_PER_TENANT_MAX + DEFAULT_OBJECTS_PER_KIND;
-    const plansMax = PLANS_PER_TENANT_MAX + DEFAULT_OBJECTS_PER_KIND;
-    this.notifications = new DocCollection(deps, { table: 'mon_notification', name: 'Notification', idKind: 'notification', scopeMax: notificationsMax });
-    this.plans = new DocCollection(deps, { table: 'mon_plan', name: 'NotificationPlan', idKind: 'plan', scopeMax: plansMax });
+    // The account limits (configurable, the defaults aside) bound a tenant's notifications and
+    // plans: createNotification and createPlan check them, so the collections set no bound of their own.
+    this.notifications = new DocCollection(deps, { table: 'mon_notification', name: 'Notification', idKind: 'notification', scopeMax: Number.MAX_SAFE_INTEGER });
+    this.plans = new DocCollection(deps, { table: 'mon_plan', name: 'NotificationPlan', idKind: 'plan', scopeMax: Number.MAX_SAFE_INTEGER });
     this.defaults = new DefaultObjectsStore(deps.store.db, deps.clock);
   }
 
@@ -64,18 +64,13 @@ export class NotificationService {
     this.defaults.ensure(tenant);
   }
 
-  /** Refuses a create when the tenant's own objects of a kind (the default aside) fill its limit. */
-  private checkRoom(table: DocTable, kind: string, max: number, tenant: string): void {
-    if (this.deps.store.docs.count(table, { tenant }) - DEFAULT_OBJECTS_PER_KIND >= max) throw limitReached(kind, max);
-  }
-
   /** Creates a notification from a body its schema has admitted, its secrets encrypted; returns its id. */
   createNotification(tenant: string, body: NotificationCreate): string {
     this.ensureDefaults(tenant);
     const doc = notificationDoc(body);
     const details = encryptGivenNotificationDetails(doc.type, doc.details, undefined, this.deps.secrets, tenant);
     return this.tx(() => {
-      this.checkRoom('mon_notification', 'Notification', NOTIFICATIONS_PER_TENANT_MAX, tenant);
+      this.deps.limits.ensureRoom(tenant, 'notifications');
       return this.notifications.create({ tenant }, { ...doc, details });
     });
   }
@@ -166,7 +161,7 @@ export class NotificationService {
     this.ensureDefaults(tenant);
     const doc = planDoc(body);
     return this.tx(() => {
-      this.checkRoom('mon_plan', 'NotificationPlan', PLANS_PER_TENANT_MAX, tenant);
+      this.deps.limits.ensureRoom(tenant, 'notification_plans');
       const members = this.checkMembers(tenant, doc);
       const id = this.plans.create({ tenant }, doc);
       this.deps.store.docs.setPlanMembers(tenant, id, members);

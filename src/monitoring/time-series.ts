@@ -15,11 +15,12 @@ export interface TimeWindow {
 }
 
 /**
- * The window a request covers: `to` defaults to `nowMs`, `from` to `defaultSpanMs` before `to`;
- * MONITORING_FIELD_INVALID naming `from` when the window is empty or reversed.
+ * The window a request covers: `to` defaults to just after `nowMs` (so an entry written in the
+ * request's own millisecond is in it: the window is half-open), `from` to `defaultSpanMs` before
+ * `to`; MONITORING_FIELD_INVALID naming `from` when the window is empty or reversed.
  */
 export function resolveWindow(request: Pick<TimeSeriesRequest, 'fromMs' | 'toMs'>, nowMs: number, defaultSpanMs: number): TimeWindow {
-  const toMs = request.toMs ?? nowMs;
+  const toMs = request.toMs ?? nowMs + 1;
   const fromMs = request.fromMs ?? toMs - defaultSpanMs;
   if (fromMs >= toMs) throw fieldError('from', "must be before 'to'");
   return { fromMs, toMs };

@@ -16,6 +16,7 @@ export interface FuzzRequest {
 const METRICS_TYPES = new Set([
   'badRequest', 'unauthorizedError', 'forbiddenError', 'notFoundError', 'methodNotAllowedError', 'conflictError', 'requestTooLargeError',
   'unsupportedMediaTypeError', 'systemFailureError', 'invalidLimit', 'childrenExistError', 'alarmParseError', 'parentNotFoundError', 'limitReached',
+  'rateLimitReached', 'agentNotConnected',
 ]);
 /** Fault names of the wrapped-fault APIs (fault-names.ts plus each API's own). */
 const IDENTITY_FAULTS = new Set(['badRequest', 'unauthorized', 'forbidden', 'itemNotFound', 'methodNotAllowed', 'overLimit', 'badMediaType', 'serviceUnavailable', 'conflict']);

@@ -60,9 +60,12 @@ export function collectingLogger(): { lines: LogLine[]; info(obj: object, msg: s
   };
 }
 
+/** Account limits above what the runner tests create in one tenant (thousands of checks). */
+const RUNNER_TEST_LIMITS = { entities: 100_000, checks: 100_000, alarms: 100_000 };
+
 /** An in-memory monitoring service with one entity (`web` = 127.0.0.1) of tenant t1. */
 export function monitoringWithEntity(clock: Clock): { monitoring: MonitoringService; entityId: string } {
-  const monitoring = openMonitoring({ dir: undefined, clock });
+  const monitoring = openMonitoring({ dir: undefined, clock, limits: RUNNER_TEST_LIMITS });
   const entityId = monitoring.entities.createEntity('t1', { label: 'web-1', ip_addresses: { web: '127.0.0.1' } });
   return { monitoring, entityId };
 }

@@ -9,13 +9,19 @@ import { parameterError } from '../../validation-failure.js';
 import { metricsErrors } from '../metrics/metrics-api.js';
 import { registerAccountRoutes } from './account-routes.js';
 import { registerAgentRoutes } from './agent-routes.js';
+import { registerAuditRoutes } from './audit-routes.js';
+import { registerBacktestRoutes } from './backtest-routes.js';
 import { registerChangelogRoutes } from './changelog-routes.js';
 import { registerCheckMetricRoutes } from './check-metric-routes.js';
+import { registerControlRoutes } from './control-routes.js';
 import { registerDeliveryRoutes } from './delivery-routes.js';
 import { registerEntityRoutes } from './entity-routes.js';
+import { registerHistoryRoutes } from './history-routes.js';
+import { registerLimitRoutes } from './limit-routes.js';
 import { MONITORING_PREFIX } from './monitoring-http.js';
 import { registerNotificationRoutes } from './notification-routes.js';
 import { registerOverviewRoutes } from './overview-routes.js';
+import { registerSuppressionRoutes } from './suppression-routes.js';
 import { registerTestRoutes } from './test-routes.js';
 
 /**
@@ -36,6 +42,9 @@ export const monitoringApi: ApiPlugin = {
   errors: monitoringErrors,
   register(scope: FastifyInstance, context: ServerContext): void {
     const monitoring = context.monitoring;
+    // The rate limits and the audit trail are hooks over the whole scope: registered first.
+    registerLimitRoutes(scope, context, monitoring);
+    registerAuditRoutes(scope, context, monitoring);
     registerEntityRoutes(scope, context, monitoring);
     registerCheckMetricRoutes(scope, context, monitoring);
     registerNotificationRoutes(scope, context, monitoring);
@@ -45,5 +54,9 @@ export const monitoringApi: ApiPlugin = {
     registerAccountRoutes(scope, context, monitoring);
     registerOverviewRoutes(scope, context, monitoring);
     registerTestRoutes(scope, context, monitoring);
+    registerSuppressionRoutes(scope, context, monitoring);
+    registerHistoryRoutes(scope, context, monitoring);
+    registerBacktestRoutes(scope, context, monitoring);
+    registerControlRoutes(scope, context, monitoring);
   },
 };

@@ -1,0 +1,34 @@
+// Owns the SQL that counts an account's objects of each limited kind (the usage GET /limits shows and creates are checked against).
+import type Database from 'better-sqlite3';
+import { DEFAULT_NOTIFICATION_ID, DEFAULT_PLAN_ID } from './default-objects.js';
+
+/** The kinds of object an account's usage counts (the same names as the account limits). */
+export type UsageKind = 'entities' | 'checks' | 'alarms' | 'notifications' | 'notification_plans' | 'suppressions';
+
+/**
+ * One count per kind. Every table is keyed (tenant, ...) first, so each count is one range of its
+ * primary key: its cost grows with the account's own objects only. The default notification and
+ * plan are not the account's own objects: they are left out (they do not count against the limits).
+ */
+const COUNT_SQL: Readonly<Record<UsageKind, string>> = {
+  entities: 'SELECT count(*) AS n FROM mon_entity WHERE tenant = ?',
+  checks: 'SELECT count(*) AS n FROM mon_check WHERE tenant = ?',
+  alarms: 'SELECT count(*) AS n FROM mon_alarm WHERE tenant = ?',
+  notifications: `SELECT count(*) AS n FROM mon_notification WHERE tenant = ? AND id <> '${DEFAULT_NOTIFICATION_ID}'`,
+  notification_plans: `SELECT count(*) AS n FROM mon_plan WHERE tenant = ? AND id <> '${DEFAULT_PLAN_ID}'`,
+  suppressions: 'SELECT count(*) AS n FROM mon_suppression WHERE tenant = ?',
+};
+
+/** Prepared count statements over the object tables of monitoring.sqlite. */
+export class AccountUsageStore {
+  private readonly counts: ReadonlyMap<UsageKind, Database.Statement<[string], { n: number }>>;
+
+  constructor(db: Database.Database) {
+    this.counts = new Map(Object.entries(COUNT_SQL).map(([kind, sql]) => [kind as UsageKind, db.prepare<[string], { n: number }>(sql)]));
+  }
+
+  /** How many objects of `kind` the tenant holds (its default notification and plan aside). */
+  count(tenant: string, kind: UsageKind): number {
+    return (this.counts.get(kind) as Database.Statement<[string], { n: number }>).get(tenant)?.n ?? 0;
+  }
+}

@@ -1,0 +1,167 @@
+// Owns maintenance suppressions: their CRUD, which of them cover an object at a time (recurrences included), and their logs.
+import type { Clock } from '../../core/clock.js';
+import type { AccountLimits } from '../account/account-limits.js';
+import type { StoredDoc } from '../doc-store.js';
+import { newId, newUuid } from '../ids.js';
+import { notFound } from '../monitoring-errors.js';
+import { SUPPRESSION_CACHE_TENANTS_MAX, SUPPRESSION_LOG_WINDOW_MS_DEFAULT } from '../monitoring-limits.js';
+import type { MonitoringStore } from '../monitoring-store.js';
+import { pageOf, type Page, type PageRequest } from '../paging.js';
+import type { SuppressionCreate, SuppressionUpdate } from '../schemas/suppression-schema.js';
+import { resolveWindow, type TimeSeriesRequest, type TimeWindow } from '../time-series.js';
+import { SuppressionCache, type SuppressionTarget } from './suppression-cache.js';
+import { createSuppressionDoc, updateSuppressionDoc, type SuppressionDoc } from './suppression-rules.js';
+import { SuppressionStore, type SuppressionLogRow } from './suppression-store.js';
+
+export type { SuppressionTarget } from './suppression-cache.js';
+export type { SuppressionDoc } from './suppression-rules.js';
+export type { SuppressionLogRow } from './suppression-store.js';
+
+/** The suppression ids a record carries (spec 2.7): active now, and scheduled to cover a later time. */
+export interface SuppressionIds {
+  readonly active: readonly string[];
+  readonly scheduled: readonly string[];
+}
+
+/** The ids each record of an alarm notification carries: its entity's, its check's and its alarm's. */
+export interface EventSuppressionIds {
+  readonly entity: SuppressionIds;
+  readonly check: SuppressionIds;
+  readonly alarm: SuppressionIds;
+}
+
+/** What the service is built from. */
+export interface SuppressionServiceDeps {
+  readonly store: MonitoringStore;
+  readonly clock: Clock;
+  readonly limits: AccountLimits;
+}
+
+/** The name of the kind in errors (Object "Suppression" with key ... does not exist). */
+const KIND = 'Suppression';
+
+/**
+ * Suppressions of every tenant. Reads of who is covered go through an in-memory index of each
+ * recently used tenant's suppressions (SuppressionCache), dropped whenever one of them changes, so
+ * an alarm change or a page of records costs no query once the tenant is loaded.
+ */
+export class SuppressionService {
+  private readonly rows: SuppressionStore;
+  private readonly cache: SuppressionCache;
+
+  constructor(private readonly deps: SuppressionServiceDeps) {
+    this.rows = new SuppressionStore(deps.store.db);
+    this.cache = new SuppressionCache((tenant) => this.rows.all(tenant), SUPPRESSION_CACHE_TENANTS_MAX);
+  }
+
+  /** Runs `work` in one transaction, then drops the tenant's index whatever happened. */
+  private change<T>(tenant: string, work: () => T): T {
+    try {
+      return this.deps.store.transaction(work);
+    } finally {
+      this.cache.invalidate(tenant);
+    }
+  }
+
+  /** Creates a suppression from a body its schema admitted (MONITORING_LIMIT_REACHED past the account limit); returns its id. */
+  create(tenant: string, body: SuppressionCreate): string {
+    const nowMs = this.deps.clock.now();
+    const doc = createSuppressionDoc(body, nowMs);
+    return this.change(tenant, () => {
+      this.deps.limits.ensureRoom(tenant, 'suppressions');
+      const id = newId('suppression');
+      this.rows.insert(tenant, id, doc, nowMs);
+      return id;
+    });
+  }
+
+  /** One suppression, or MONITORING_OBJECT_NOT_FOUND. */
+  suppression(tenant: string, id: string): StoredDoc<SuppressionDoc> {
+    const found = this.rows.get(tenant, id);
+    if (found === undefined) throw notFound(KIND, id);
+    return found;
+  }
+
+  /** A page of the tenant's suppressions, by id. */
+  list(tenant: string, page: PageRequest): Page<StoredDoc<SuppressionDoc>> {
+    return pageOf(this.rows.page(tenant, page.marker ?? '', page.limit + 1), page.limit, (row) => row.id);
+  }
+
+  /** Updates a suppression (suppression-rules.ts: once started only end_time may change). */
+  update(tenant: string, id: string, body: SuppressionUpdate): void {
+    const nowMs = this.deps.clock.now();
+    this.change(tenant, () => {
+      const doc = updateSuppressionDoc(this.suppression(tenant, id).doc, body, nowMs);
+      if (!this.rows.update(tenant, id, doc, nowMs)) throw notFound(KIND, id);
+    });
+  }
+
+  /** Deletes a suppression at any time; an active one ends at once. */
+  remove(tenant: string, id: string): void {
+    this.change(tenant, () => {
+      if (!this.rows.remove(tenant, id)) throw notFound(KIND, id);
+    });
+  }
+
+  /** How many suppressions the tenant holds (its usage of the account limit). */
+  count(tenant: string): number {
+    return this.rows.count(tenant);
+  }
+
+  /** Ids (sorted) of the suppressions covering `target` at `atMs` (an alarm change: entity, check, alarm and plan). Cheap: called on every alarm change. */
+  activeAt(tenant: string, target: SuppressionTarget, atMs: number): readonly string[] {
+    return this.cache
+      .of(tenant)
+      .naming(target)
+      .filter((one) => one.window.activeAt(atMs))
+      .map((one) => one.id)
+      .sort();
+  }
+
+  /** The ids a record of `target` carries at `nowMs`: active (covering now) and scheduled (covering a later time), each sorted. */
+  idsOf(tenant: string, target: SuppressionTarget, nowMs: number): SuppressionIds {
+    const naming = this.cache.of(tenant).naming(target);
+    const active = naming.filter((one) => one.window.activeAt(nowMs)).map((one) => one.id);
+    const scheduled = naming.filter((one) => one.window.scheduledAfter(nowMs)).map((one) => one.id);
+    return { active: active.sort(), scheduled: scheduled.sort() };
+  }
+
+  /** The ids of the entity, check and alarm records of an alarm notification (target: the change's entity, check, alarm and plan) at `atMs`. */
+  eventIds(tenant: string, target: Required<SuppressionTarget>, atMs: number): EventSuppressionIds {
+    return {
+      entity: this.idsOf(tenant, { entityId: target.entityId }, atMs),
+      check: this.idsOf(tenant, { entityId: target.entityId, checkId: target.checkId }, atMs),
+      alarm: this.idsOf(tenant, target, atMs),
+    };
+  }
+
+  /** Appends a suppression log entry; runs inside the caller's transaction (the alarm change's). Returns its id (a UUID). */
+  appendLog(tenant: string, row: Omit<SuppressionLogRow, 'id'>): string {
+    const id = newUuid();
+    this.rows.appendLog(tenant, { ...row, id });
+    return id;
+  }
+
+  /** The window a log request covers: `to` defaults to now, `from` to 7 days before `to`. */
+  logWindow(request: Pick<TimeSeriesRequest, 'fromMs' | 'toMs'>): TimeWindow {
+    return resolveWindow(request, this.deps.clock.now(), SUPPRESSION_LOG_WINDOW_MS_DEFAULT);
+  }
+
+  /** A page of log entries, oldest first (by timestamp, then id); a marker naming no entry of the tenant yields an empty page. */
+  listLogs(tenant: string, request: TimeSeriesRequest): Page<SuppressionLogRow> {
+    const { fromMs, toMs } = this.logWindow(request);
+    let after: { timestampMs: number; id: string } | undefined;
+    if (request.marker !== undefined) {
+      const start = this.rows.logEntry(tenant, request.marker);
+      if (start === undefined) return { values: [], nextMarker: null };
+      after = { timestampMs: start.timestampMs, id: start.id };
+    }
+    const rows = this.rows.logPage(tenant, { fromMs, toMs, limit: request.limit + 1, ...(after !== undefined ? { after } : {}) });
+    return pageOf(rows, request.limit, (row) => row.id);
+  }
+
+  /** Deletes up to `max` log entries of every tenant older than `beforeMs` (the upkeep's bounded step); returns how many. */
+  pruneLogs(beforeMs: number, max: number): number {
+    return this.rows.pruneLogs(beforeMs, max);
+  }
+}
