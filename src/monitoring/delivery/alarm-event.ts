@@ -6,6 +6,7 @@ import type { CheckDoc } from '../check-rules.js';
 import { redactDetails } from '../check-secrets.js';
 import type { StoredDoc } from '../doc-store.js';
 import type { EntityDoc } from '../entity-rules.js';
+import type { EventSuppressionIds, SuppressionIds } from '../suppressions/suppression-service.js';
 import type { AlarmEventPayload } from './channel-types.js';
 
 /** The change being notified (the consensus step's AlarmTransition fits). */
@@ -44,6 +45,12 @@ export interface AlarmEventInput {
   readonly txnId?: string;
   /** Address the check ran from; default 127.0.0.1 (zones run inside the server process). */
   readonly collectorAddress?: string;
+  /**
+   * The suppression ids of the entity, check and alarm records (SuppressionService.eventIds at the
+   * change's time). Left out: the check and alarm records say null, as the reference sends unset
+   * fields, and the entity record has no suppression fields (spec 2.7 lists none for it).
+   */
+  readonly suppressions?: EventSuppressionIds;
 }
 
 /** Collector address when the runner names none: the zones poll from this host. */
@@ -57,8 +64,17 @@ export function alarmEventId(tenant: string, entityId: string, alarmId: string, 
   return [tenant, entityId, alarmId, checkId, String(timestampMs), state].join(':');
 }
 
-/** Spec 2.7 entity record. */
-export function entityRecord(entity: StoredDoc<EntityDoc>): Record<string, unknown> {
+/** The suppression fields of a record: the ids when known, null otherwise (the reference's unset value). */
+function suppressionFields(ids: SuppressionIds | undefined): { active_suppressions: readonly string[] | null; scheduled_suppressions: readonly string[] | null } {
+  return ids === undefined ? { active_suppressions: null, scheduled_suppressions: null } : { active_suppressions: ids.active, scheduled_suppressions: ids.scheduled };
+}
+
+/**
+ * Spec 2.7 entity record; with `suppressions` it carries active_suppressions and
+ * scheduled_suppressions too, as the check and alarm records do (Strata's addition: the entity is
+ * what a maintenance window names most often).
+ */
+export function entityRecord(entity: StoredDoc<EntityDoc>, suppressions?: SuppressionIds): Record<string, unknown> {
   const d = entity.doc;
   return {
     id: entity.id,
@@ -68,19 +84,17 @@ export function entityRecord(entity: StoredDoc<EntityDoc>): Record<string, unkno
     managed: d.managed,
     uri: d.uri,
     agent_id: d.agent_id,
+    ...(suppressions !== undefined ? suppressionFields(suppressions) : {}),
     created_at: entity.createdMs,
     updated_at: entity.updatedMs,
   };
 }
 
-/**
- * Fields Strata has no notion of (configuration-management names and hashes, suppressions): null,
- * as the reference sends them when unset.
- */
-const UNSET_FIELDS = { confd_name: null, confd_hash: null, active_suppressions: null, scheduled_suppressions: null } as const;
+/** Fields Strata has no notion of (configuration-management names and hashes): null, as the reference sends them when unset. */
+const UNSET_FIELDS = { confd_name: null, confd_hash: null } as const;
 
-/** Spec 2.7 check record: secrets redacted; unset targets are empty strings and agent checks poll no zones ([]). */
-export function checkRecord(check: StoredDoc<CheckDoc>): Record<string, unknown> {
+/** Spec 2.7 check record: secrets redacted; unset targets are empty strings and agent checks poll no zones ([]); suppression ids when given, else null. */
+export function checkRecord(check: StoredDoc<CheckDoc>, suppressions?: SuppressionIds): Record<string, unknown> {
   const d = check.doc;
   return {
     id: check.id,
@@ -96,13 +110,14 @@ export function checkRecord(check: StoredDoc<CheckDoc>): Record<string, unknown>
     disabled: d.disabled,
     metadata: d.metadata,
     ...UNSET_FIELDS,
+    ...suppressionFields(suppressions),
     created_at: check.createdMs,
     updated_at: check.updatedMs,
   };
 }
 
-/** Spec 2.7 alarm record. */
-export function alarmRecord(alarm: StoredDoc<AlarmDoc>, entityId: string): Record<string, unknown> {
+/** Spec 2.7 alarm record; suppression ids when given, else null. */
+export function alarmRecord(alarm: StoredDoc<AlarmDoc>, entityId: string, suppressions?: SuppressionIds): Record<string, unknown> {
   const d = alarm.doc;
   return {
     id: alarm.id,
@@ -114,6 +129,7 @@ export function alarmRecord(alarm: StoredDoc<AlarmDoc>, entityId: string): Recor
     notification_plan_id: d.notification_plan_id,
     metadata: d.metadata,
     ...UNSET_FIELDS,
+    ...suppressionFields(suppressions),
     created_at: alarm.createdMs,
     updated_at: alarm.updatedMs,
   };
@@ -160,9 +176,9 @@ export function buildAlarmEvent(input: AlarmEventInput): AlarmEventPayload {
     event_id: alarmEventId(tenant, entity.id, alarm.id, check.id, transition.timestampMs, transition.state),
     log_entry_id: input.logEntryId,
     details: eventDetails(input),
-    entity: entityRecord(entity),
-    check: checkRecord(check),
-    alarm: alarmRecord(alarm, entity.id),
+    entity: entityRecord(entity, input.suppressions?.entity),
+    check: checkRecord(check, input.suppressions?.check),
+    alarm: alarmRecord(alarm, entity.id, input.suppressions?.alarm),
     tenant_id: tenant,
   };
 }

@@ -7,25 +7,43 @@ import type { ChangelogRow } from '../../../monitoring/changelog-store.js';
 import type { CheckDoc } from '../../../monitoring/check-rules.js';
 import type { StoredDoc } from '../../../monitoring/doc-store.js';
 import type { EntityDoc } from '../../../monitoring/entity-rules.js';
+import type { MonitoringService } from '../../../monitoring/monitoring-service.js';
 import type { NotificationDoc, PlanDoc } from '../../../monitoring/notification-rules.js';
+import type { SuppressionIds, SuppressionTarget } from '../../../monitoring/suppressions/suppression-service.js';
 
 function times(stored: StoredDoc<unknown>): { created_at: number; updated_at: number } {
   return { created_at: stored.createdMs, updated_at: stored.updatedMs };
 }
 
-/** An entity: id, its fields, created_at and updated_at. */
-export function entityView(stored: StoredDoc<EntityDoc>): Record<string, unknown> {
-  return { id: stored.id, ...stored.doc, ...times(stored) };
+/** The suppression ids a record of a target carries (one `nowMs` for a whole page). */
+export type SuppressionLookup = (target: SuppressionTarget) => SuppressionIds;
+
+/** The suppression lookup of one read of the tenant: one `now` for every record it shows. */
+export function suppressionLookup(monitoring: MonitoringService, tenant: string): SuppressionLookup {
+  const nowMs = monitoring.clock.now();
+  return (target) => monitoring.suppressions.idsOf(tenant, target, nowMs);
 }
 
-/** A check, with the entity it belongs to. */
-export function checkView(stored: StoredDoc<CheckDoc>): Record<string, unknown> {
-  return { id: stored.id, entity_id: stored.entityId, ...stored.doc, ...times(stored) };
+/** A record's suppression fields (spec 2.7): ids of the suppressions covering it now, and of those that will later. */
+function suppressionFields(ids: SuppressionIds): { active_suppressions: readonly string[]; scheduled_suppressions: readonly string[] } {
+  return { active_suppressions: ids.active, scheduled_suppressions: ids.scheduled };
 }
 
-/** An alarm, with the entity it belongs to. */
-export function alarmView(stored: StoredDoc<AlarmDoc>): Record<string, unknown> {
-  return { id: stored.id, entity_id: stored.entityId, ...stored.doc, ...times(stored) };
+/** An entity: id, its fields, the suppressions naming it, created_at and updated_at. */
+export function entityView(stored: StoredDoc<EntityDoc>, suppressions: SuppressionLookup): Record<string, unknown> {
+  return { id: stored.id, ...stored.doc, ...suppressionFields(suppressions({ entityId: stored.id })), ...times(stored) };
+}
+
+/** A check, with the entity it belongs to and the suppressions naming the entity or the check. */
+export function checkView(stored: StoredDoc<CheckDoc>, suppressions: SuppressionLookup): Record<string, unknown> {
+  const entityId = stored.entityId ?? '';
+  return { id: stored.id, entity_id: stored.entityId, ...stored.doc, ...suppressionFields(suppressions({ entityId, checkId: stored.id })), ...times(stored) };
+}
+
+/** An alarm, with the entity it belongs to and the suppressions naming its entity, check, itself or its plan. */
+export function alarmView(stored: StoredDoc<AlarmDoc>, suppressions: SuppressionLookup): Record<string, unknown> {
+  const target = { entityId: stored.entityId ?? '', checkId: stored.doc.check_id, alarmId: stored.id, planId: stored.doc.notification_plan_id };
+  return { id: stored.id, entity_id: stored.entityId, ...stored.doc, ...suppressionFields(suppressions(target)), ...times(stored) };
 }
 
 /** A notification. */

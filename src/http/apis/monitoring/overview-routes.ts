@@ -9,7 +9,7 @@ import type { ServerContext } from '../../server-context.js';
 import { READ_RULES } from './crud-routes.js';
 import { LIST_RESPONSE, sendList, tenantOf } from './monitoring-http.js';
 import { pathParams } from './monitoring-params.js';
-import { alarmView, checkView, entityView } from './monitoring-views.js';
+import { alarmView, checkView, entityView, suppressionLookup, type SuppressionLookup } from './monitoring-views.js';
 
 /** The overview's query string: paging (a smaller page than other lists: each entity carries its checks and alarms) and an entity filter. */
 const OVERVIEW_QUERY_SCHEMA = {
@@ -40,12 +40,12 @@ export function alarmStateView(state: AlarmStateRow): Record<string, unknown> {
   };
 }
 
-/** One overview value: the entity, its checks and alarms as their GET routes render them, and latest_alarm_states. */
-export function overviewView(item: OverviewItem): Record<string, unknown> {
+/** One overview value: the entity, its checks and alarms as their GET routes render them (suppression ids from `suppressions`), and latest_alarm_states. */
+export function overviewView(item: OverviewItem, suppressions: SuppressionLookup): Record<string, unknown> {
   return {
-    entity: entityView(item.entity),
-    checks: item.checks.map(checkView),
-    alarms: item.alarms.map(alarmView),
+    entity: entityView(item.entity, suppressions),
+    checks: item.checks.map((check) => checkView(check, suppressions)),
+    alarms: item.alarms.map((alarm) => alarmView(alarm, suppressions)),
     latest_alarm_states: item.states.map(alarmStateView),
   };
 }
@@ -68,7 +68,9 @@ export function registerOverviewRoutes(app: FastifyInstance, context: ServerCont
       schema: { summary: 'Each entity with its checks, alarms and latest alarm states, paged by entity id', params: pathParams(), querystring: OVERVIEW_QUERY_SCHEMA, response: LIST_RESPONSE },
       handler: async (request, reply) => {
         const asked = overviewRequest(request);
-        return sendList(context, request, reply, overview.page(tenantOf(request), asked), asked, overviewView);
+        const tenant = tenantOf(request);
+        const suppressions = suppressionLookup(monitoring, tenant);
+        return sendList(context, request, reply, overview.page(tenant, asked), asked, (item) => overviewView(item, suppressions));
       },
     },
   });
