@@ -1,4 +1,4 @@
-// Owns the monitoring runtime's composition: address guard, check runner and scheduler, result sink, alarm runtime, outbox and deliverer.
+// Owns the monitoring runtime's composition: address guard, check runner and scheduler, result sink, alarm runtime, outbox and deliverer, test notifications, and the retention upkeep.
 import type { Clock } from '../core/clock.js';
 import { configError } from '../core/config-error.js';
 import { StrataError } from '../core/errors.js';
@@ -12,6 +12,8 @@ import { closeChannels, createChannels } from './delivery/channel-registry.js';
 import { Deliverer, type DeliveryNotification, type DeliveryStats } from './delivery/deliverer.js';
 import { resolveDeliveryConfig, type DeliveryConfig } from './delivery/delivery-config.js';
 import { Outbox } from './delivery/outbox.js';
+import { TestNotifications } from './delivery/test-notification.js';
+import { RetentionUpkeep, type PruneTask } from './history/retention-upkeep.js';
 import { CHECK_CONCURRENCY_DEFAULT, CHECK_CONCURRENCY_MAX } from './monitoring-limits.js';
 import type { MonitoringService } from './monitoring-service.js';
 import { AddressGuard } from './probes/address-guard.js';
@@ -65,6 +67,19 @@ export interface RuntimeStats {
   readonly delivery: DeliveryStats | undefined;
 }
 
+/**
+ * What the retention upkeep prunes: the notification history and the suppression logs for the
+ * history retention, the audit trail for its own (finished outbox rows are the deliverer's upkeep,
+ * kept as long as the history).
+ */
+function retentionTasks(monitoring: MonitoringService): PruneTask[] {
+  return [
+    { name: 'notification history', retentionMs: monitoring.history.retentionMs, prune: (beforeMs, max) => monitoring.history.prune(beforeMs, max) },
+    { name: 'suppression logs', retentionMs: monitoring.history.retentionMs, prune: (beforeMs, max) => monitoring.suppressions.pruneLogs(beforeMs, max) },
+    { name: 'audits', retentionMs: monitoring.audits.retentionMs, prune: (beforeMs, max) => monitoring.audits.prune(beforeMs, max) },
+  ];
+}
+
 /** The zones this process runs: the ones asked for, each configured, or all configured ones. */
 function runnerZones(monitoring: MonitoringService, asked: readonly string[] | undefined): readonly string[] {
   const configured = monitoring.zones.map((zone) => zone.id);
@@ -100,23 +115,33 @@ export class MonitoringRuntime {
   readonly outbox: Outbox;
   /** Which addresses checks may connect to. */
   readonly guard: AddressGuard;
+  /** The zones this process runs checks from (`--zones`, else every configured zone): alarm quorum counts only these. */
+  readonly zones: readonly string[];
+  /** Sends test notifications (POST /test-notification, POST /notifications/{id}/test) through the channels below. */
+  readonly testNotifications: TestNotifications;
+  /** Prunes the notification history, suppression logs and audits past their retention (runs between start and stop). */
+  readonly upkeep: RetentionUpkeep;
   /** The notification channels, one per type; closed on stop (SMTP pools). */
   private readonly channels: ReturnType<typeof createChannels>;
   private readonly scheduler: CheckScheduler;
   private readonly sink: ResultSink;
   private readonly runStats = new RunnerStats();
+  /** Aborted at stop: a test notification in flight ends. */
+  private readonly stopController = new AbortController();
   private stopping: Promise<void> | undefined;
 
   constructor(private readonly deps: MonitoringRuntimeDeps) {
     const options = deps.options ?? {};
     const { monitoring, clock, logger } = deps;
     const zones = runnerZones(monitoring, options.zones);
+    this.zones = zones;
     const concurrency = checkConcurrency(options.checkConcurrency);
     const config = resolveDeliveryConfig(options.delivery);
     this.guard = new AddressGuard(options.checkDeny ?? []);
     this.checks = new CheckRunner({ probes: options.probes ?? defaultProbes(), guard: this.guard, clock, logger });
     this.testRuns = new TestRuns(this.checks);
-    this.outbox = new Outbox({ db: monitoring.store.db, clock, logger });
+    // Finished deliveries live as long as the history records that name them.
+    this.outbox = new Outbox({ db: monitoring.store.db, clock, logger, finishedRetentionMs: monitoring.history.retentionMs });
     this.channels = createChannels(config, { feeds: deps.feeds, logger, guard: this.guard });
     this.delivery = new Deliverer({
       outbox: this.outbox,
@@ -128,6 +153,15 @@ export class MonitoringRuntime {
       account: (tenant) => monitoring.account.deliveryAccount(tenant),
       newTxnId: deps.newTxnId,
     });
+    this.testNotifications = new TestNotifications({
+      channels: this.channels,
+      attemptTimeoutMs: config.attemptTimeoutMs,
+      clock,
+      newTxnId: deps.newTxnId,
+      account: (tenant) => monitoring.account.deliveryAccount(tenant),
+      stop: this.stopController.signal,
+    });
+    this.upkeep = new RetentionUpkeep({ tasks: retentionTasks(monitoring), clock, logger });
     this.alarms = new AlarmRuntime({ monitoring, outbox: this.outbox, wakeDelivery: () => this.delivery.wake(), clock, logger, zones });
     this.sink = new ResultSink({ engine: deps.engine, monitoring, alarms: this.alarms, logger });
     this.scheduler = new CheckScheduler({
@@ -142,12 +176,14 @@ export class MonitoringRuntime {
   }
 
   /**
-   * Starts delivering notifications (the outbox left by a previous run resumes) and scheduling
-   * checks; they load in chunks while the server answers. Resolves once every check is loaded.
+   * Starts delivering notifications (the outbox left by a previous run resumes), the retention
+   * upkeep, and scheduling checks; they load in chunks while the server answers. Resolves once
+   * every check is loaded.
    */
   async start(): Promise<void> {
     if (this.stopping !== undefined) return;
     this.delivery.start();
+    this.upkeep.start();
     await this.scheduler.start();
     const { checks, slots } = this.scheduler.state();
     this.deps.logger.info({ checks, slots, zones: this.deps.monitoring.zones.length, deniedRanges: this.guard.ranges.length }, 'monitoring runtime started');
@@ -198,7 +234,8 @@ export class MonitoringRuntime {
 
   /**
    * Stops scheduling, lets runs in flight finish (bounded, then aborts them), writes their metrics,
-   * stops following changes and stops the deliverer (pending deliveries resume at the next start). Idempotent.
+   * stops following changes, stops the deliverer (pending deliveries resume at the next start) and
+   * the retention upkeep, and ends test notifications in flight. Idempotent.
    */
   stop(): Promise<void> {
     this.stopping ??= this.shutdown();
@@ -210,6 +247,8 @@ export class MonitoringRuntime {
     await this.sink.flush();
     this.alarms.stop();
     await this.delivery.stop();
+    this.upkeep.stop();
+    this.stopController.abort();
     // The email channels hold pooled SMTP connections: close them once no attempt runs.
     closeChannels(this.channels);
   }

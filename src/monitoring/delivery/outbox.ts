@@ -35,6 +35,12 @@ export interface OutboxOptions {
   readonly db: MonitoringStore['db'];
   readonly clock: Clock;
   readonly logger?: DeliveryLogger;
+  /**
+   * How long delivered and dead rows (and their attempts) are kept: the runtime passes the
+   * notification history's retention, so every delivery a history record names is still there to
+   * show (OUTBOX_FINISHED_RETENTION_MS when left out).
+   */
+  readonly finishedRetentionMs?: number;
 }
 
 /** A delivery with its latest attempts. */
@@ -45,7 +51,7 @@ export interface DeliveryDetail {
 
 /** What one maintenance step did. */
 export interface OutboxUpkeep {
-  /** Delivered and dead deliveries deleted past OUTBOX_FINISHED_RETENTION_MS. */
+  /** Delivered and dead deliveries deleted past their retention (OutboxOptions.finishedRetentionMs). */
   readonly pruned: number;
   /** Pending deliveries made dead past OUTBOX_PENDING_AGE_MAX_MS. */
   readonly expired: number;
@@ -177,7 +183,7 @@ export class Outbox {
   /** One bounded maintenance step: prunes finished deliveries past their retention and expires pending ones past their age. */
   upkeep(): OutboxUpkeep {
     const nowMs = this.options.clock.now();
-    const pruned = this.store.pruneFinished(nowMs - OUTBOX_FINISHED_RETENTION_MS, OUTBOX_PRUNE_BATCH_MAX);
+    const pruned = this.store.pruneFinished(nowMs - (this.options.finishedRetentionMs ?? OUTBOX_FINISHED_RETENTION_MS), OUTBOX_PRUNE_BATCH_MAX);
     const expired = this.store.expirePending(nowMs - OUTBOX_PENDING_AGE_MAX_MS, OUTBOX_PRUNE_BATCH_MAX, EXPIRED_ERROR, nowMs);
     if (expired.length > 0) this.options.logger?.warn({ expired: expired.length, ids: expired.map((key) => key.id) }, 'notification deliveries expired before they could be sent');
     return { pruned, expired: expired.length };

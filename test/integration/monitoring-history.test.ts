@@ -1,0 +1,317 @@
+// End to end over real HTTP: a check against a loopback target flipped up and down, a webhook receiver that accepts on one path and fails on another; the notification history shows every attempt, a suppression's record, and test notifications answer their one attempt.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { openDns } from '../../src/dns/dns-service.js';
+import { openFeeds } from '../../src/feeds/feeds-service.js';
+import { createServer, type StrataServer } from '../../src/http/server.js';
+import { openIdentity } from '../../src/identity/identity-service.js';
+import { REDACTED_SECRET } from '../../src/monitoring/detail-secrets.js';
+import { TEST_EVENT_STATUS } from '../../src/monitoring/delivery/test-notification.js';
+import { openMonitoring } from '../../src/monitoring/monitoring-service.js';
+import { openStore } from '../../src/store.js';
+import { call } from '../http/harness.js';
+import { closedPort } from '../monitoring/probes/tcp-probe-harness.js';
+import { base, create, expectFault } from './monitoring-client.js';
+
+const KEYS = { alice: 'history-alice-key-0123456789', olga: 'history-olga-key-0123456789', bob: 'history-bob-key-0123456789' } as const;
+const ATTEMPTS_MAX = 3;
+
+/** A loopback HTTP target that can be stopped and started again on the same port. */
+class Target {
+  private server: Server | undefined;
+  port = 0;
+
+  async up(): Promise<void> {
+    this.server = createHttpServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('healthy');
+    });
+    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  async down(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+}
+
+/** A webhook receiver answering 200 on /ok and 503 on /fail, recording each request's path and JSON body. */
+async function startReceiver(): Promise<{ url: string; received: { path: string; body: any }[]; close(): Promise<void> }> {
+  const received: { path: string; body: any }[] = [];
+  const server = createHttpServer((request, response) => {
+    let text = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (text += chunk));
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', body: JSON.parse(text) });
+      response.writeHead(request.url === '/fail' ? 503 : 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, received, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+let dir: string;
+let app: StrataServer;
+let h: { url: string };
+let closeAll: () => Promise<void>;
+const tokens: Record<keyof typeof KEYS, string> = { alice: '', olga: '', bob: '' };
+const target = new Target();
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const b = base('t1');
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'strata-history-it-'));
+  const clock = systemClock;
+  const store = await openStore({ dir, clock, workers: 0, background: false });
+  const identity = openIdentity({ dir, clock });
+  identity.createUser({ username: 'alice', tenant: 't1', role: 'admin', apiKey: KEYS.alice });
+  identity.createUser({ username: 'olga', tenant: 't1', role: 'observer', apiKey: KEYS.olga });
+  identity.createUser({ username: 'bob', tenant: 't2', role: 'admin', apiKey: KEYS.bob });
+  const feeds = openFeeds({ dir, clock, region: 'LOCAL' });
+  const dns = openDns({ dir, clock });
+  const monitoring = openMonitoring({ dir, clock });
+  // Fast retries and three attempts, so the failing receiver's delivery is dead within a second.
+  app = await createServer({ store, identity, feeds, dns, monitoring, clock, runtime: { delivery: { retryBaseMs: 30, retryMaxMs: 60, attemptsMax: ATTEMPTS_MAX } } });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  h = { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+  await app.strata.runtime.start();
+  await target.up();
+  receiver = await startReceiver();
+  for (const user of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
+    const auth = await call(h, 'POST', '/v2.0/tokens', { json: { auth: { 'RAX-KSKEY:apiKeyCredentials': { username: user, apiKey: KEYS[user] } } } });
+    tokens[user] = auth.json.access.token.id;
+  }
+  closeAll = async () => {
+    await app.close();
+    await store.close();
+    identity.close();
+    feeds.close();
+    dns.close();
+    monitoring.close();
+    await target.down();
+    await receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+});
+
+afterAll(async () => {
+  await closeAll();
+});
+
+/** An entity with an HTTP check on the target from one zone, two webhooks (/ok, /fail) and an alarm whose plan names them. */
+async function tree(label: string): Promise<{ entity: string; check: string; ok: string; fail: string; plan: string; alarm: string }> {
+  const token = tokens.alice;
+  const entity = await create(h, token, `${b}/entities`, { label, ip_addresses: { web: '127.0.0.1' } });
+  const ok = await create(h, token, `${b}/notifications`, { label: 'ok', type: 'webhook', details: { url: `${receiver.url}/ok` } });
+  const fail = await create(h, token, `${b}/notifications`, { label: 'fail', type: 'webhook', details: { url: `${receiver.url}/fail` } });
+  const plan = await create(h, token, `${b}/notification_plans`, { label: 'plan', critical_state: [ok, fail], ok_state: [ok] });
+  const check = await create(h, token, `${b}/entities/${entity}/checks`, {
+    label: 'site',
+    type: 'remote.http',
+    details: { url: `http://127.0.0.1:${target.port}/health`, method: 'GET' },
+    monitoring_zones_poll: ['mzdfw'],
+    target_alias: 'web',
+    period: 30,
+    timeout: 5,
+  });
+  const alarm = await create(h, token, `${b}/entities/${entity}/alarms`, {
+    check_id: check,
+    notification_plan_id: plan,
+    criteria: "if (metric['code'] != '200') { return new AlarmStatus(CRITICAL, 'site down'); } return new AlarmStatus(OK, 'site is up');",
+  });
+  return { entity, check, ok, fail, plan, alarm };
+}
+
+/** Runs the check until the alarm's latest changelog entry is `state`; returns the entries. */
+async function reach(t: { entity: string; check: string; alarm: string }, state: string): Promise<any[]> {
+  return until(`the alarm ${state}`, async () => {
+    await app.strata.runtime.runNow('t1', t.entity, t.check);
+    const res = await call(h, 'GET', `${b}/changelogs/alarms?entityId=${t.entity}`, { token: tokens.alice });
+    const entries = res.json.values.filter((e: any) => e.alarm_id === t.alarm);
+    return entries.at(-1)?.state === state ? entries : undefined;
+  });
+}
+
+describe('notification history', () => {
+  it("lists a failing receiver's retries attempt by attempt and a delivered notification as a success", async () => {
+    const t = await tree('history-1');
+    const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history`;
+    await reach(t, 'OK');
+    // A new alarm's first OK notifies nobody: no history yet.
+    expect((await call(h, 'GET', path, { token: tokens.olga })).json).toEqual({ check_ids: [] });
+    await target.down();
+    const entries = await reach(t, 'CRITICAL');
+    await target.up();
+    expect((await call(h, 'GET', path, { token: tokens.olga })).json).toEqual({ check_ids: [t.check] });
+    const listed = await until('both deliveries finished', async () => {
+      const res = await call(h, 'GET', `${path}/${t.check}`, { token: tokens.olga });
+      expect(res.status, res.text).toBe(200);
+      const results = res.json.values[0]?.notification_results ?? [];
+      return results.length === 2 && results.every((r: any) => !r.in_progress) ? res.json : undefined;
+    });
+    expect(listed.metadata).toMatchObject({ count: 1, next_marker: null });
+    const item = listed.values[0];
+    expect(item.status).toMatch(/connection refused/);
+    const hook = receiver.received.find((r) => r.path === '/ok' && r.body.log_entry_id === item.id);
+    expect(item).toMatchObject({
+      id: entries.at(-1).id,
+      notification_plan_id: t.plan,
+      state: 'CRITICAL',
+      previous_state: 'OK',
+      // An unavailable result's status (the failure), as the payload's details.status said it.
+      status: hook?.body.details.status,
+      suppressed: false,
+      suppressions: null,
+      transaction_id: hook?.body.details.txn_id,
+      timestamp: hook?.body.details.timestamp,
+    });
+    const [ok, fail] = item.notification_results;
+    const host = new URL(receiver.url).host;
+    expect(ok).toMatchObject({ notification_id: t.ok, notification_type: 'webhook', notification_details: { url: REDACTED_SECRET }, target: host, suppressed: false, in_progress: false, success: true, message: 'Success: webhook answered 200' });
+    expect(ok.attempts).toEqual([{ attempt: 1, outcome: 'delivered', message: 'webhook answered 200', started_at: expect.any(Number), duration_ms: expect.any(Number), transaction_id: expect.any(String) }]);
+    expect(fail).toMatchObject({ notification_id: t.fail, target: host, in_progress: false, success: false, message: `Notification failed after ${ATTEMPTS_MAX} attempts: webhook answered 503` });
+    // Every attempt, in order, each its own transaction, as the receiver saw them.
+    expect(fail.attempts.map((a: any) => [a.attempt, a.outcome, a.message])).toEqual([
+      [1, 'failed', 'webhook answered 503'],
+      [2, 'failed', 'webhook answered 503'],
+      [3, 'dead', 'webhook answered 503'],
+    ]);
+    expect(new Set(fail.attempts.map((a: any) => a.transaction_id)).size).toBe(ATTEMPTS_MAX);
+    expect(fail.attempts.map((a: any) => a.started_at)).toEqual([...fail.attempts.map((a: any) => a.started_at)].sort((x: number, y: number) => x - y));
+    expect(receiver.received.filter((r) => r.path === '/fail' && r.body.log_entry_id === item.id)).toHaveLength(ATTEMPTS_MAX);
+    // The delivery ids are the deliveries API's.
+    const delivery = await call(h, 'GET', `${b}/deliveries/${fail.delivery_id}`, { token: tokens.alice });
+    expect(delivery.json).toMatchObject({ status: 'dead', attempt_count: ATTEMPTS_MAX, notification_id: t.fail });
+    // One item by its id, as the list shows it.
+    const one = await call(h, 'GET', `${path}/${t.check}/${item.id}`, { token: tokens.olga });
+    expect(one.status, one.text).toBe(200);
+    expect(one.json).toEqual(item);
+    expect(JSON.stringify(listed)).not.toContain(`${receiver.url}/`);
+  });
+
+  it('pages the time series, keeping the window in next_href, and answers 404 and 400 in the monitoring shape', async () => {
+    const t = await tree('history-2');
+    const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history`;
+    await reach(t, 'OK');
+    await target.down();
+    await reach(t, 'CRITICAL');
+    await target.up();
+    await reach(t, 'OK');
+    const first = await call(h, 'GET', `${path}/${t.check}?limit=1`, { token: tokens.alice });
+    expect(first.json.values.map((v: any) => v.state)).toEqual(['CRITICAL']);
+    const next = new URL(first.json.metadata.next_href);
+    expect(next.searchParams.get('limit')).toBe('1');
+    expect(Number(next.searchParams.get('to')) - Number(next.searchParams.get('from'))).toBe(7 * 86_400_000);
+    const second = await call(h, 'GET', next.pathname + next.search, { token: tokens.alice });
+    expect(second.json.values.map((v: any) => [v.state, v.previous_state, v.status])).toEqual([['OK', 'CRITICAL', 'site is up']]);
+    expect(second.json.metadata).toMatchObject({ count: 1, next_marker: null, next_href: null });
+    const past = await call(h, 'GET', `${path}/${t.check}?from=0&to=1000`, { token: tokens.alice });
+    expect(past.json.values).toEqual([]);
+    expectFault(await call(h, 'GET', `${path}/${t.check}?from=2000&to=1000`, { token: tokens.alice }), 400, 'badRequest');
+    expectFault(await call(h, 'GET', `${b}/entities/enMissing/alarms/${t.alarm}/notification_history`, { token: tokens.alice }), 404, 'parentNotFoundError');
+    expectFault(await call(h, 'GET', `${b}/entities/${t.entity}/alarms/alMissing/notification_history/${t.check}`, { token: tokens.alice }), 404, 'notFoundError');
+    expectFault(await call(h, 'GET', `${path}/${t.check}/00000000-0000-4000-8000-000000000000`, { token: tokens.alice }), 404, 'notFoundError');
+    expectFault(await call(h, 'GET', `${path}/chOther/${first.json.values[0].id}`, { token: tokens.alice }), 404, 'notFoundError');
+    // Another tenant reaches neither the alarm nor its records.
+    expectFault(await call(h, 'GET', path, { token: tokens.bob }), 403, 'forbiddenError');
+    expectFault(await call(h, 'GET', `${base('t2')}/entities/${t.entity}/alarms/${t.alarm}/notification_history`, { token: tokens.bob }), 404, 'parentNotFoundError');
+  });
+
+  it('records a suppressed change without sending it, and delivers the next change once the window has ended', async () => {
+    const t = await tree('history-3');
+    const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history/${t.check}`;
+    await reach(t, 'OK');
+    const suppression = await create(h, tokens.alice, `${b}/suppressions`, { label: 'maintenance', start_time: 0, end_time: Date.now() + 3_600_000, entities: [t.entity] });
+    await target.down();
+    const entries = await reach(t, 'CRITICAL');
+    const res = await call(h, 'GET', path, { token: tokens.alice });
+    expect(res.json.values).toHaveLength(1);
+    expect(res.json.values[0]).toMatchObject({ id: entries.at(-1).id, state: 'CRITICAL', suppressed: true, suppressions: [suppression] });
+    expect(res.json.values[0].status).toMatch(/connection refused/);
+    expect(res.json.values[0].notification_results.map((r: any) => [r.notification_id, r.suppressed, r.success, r.delivery_id, r.attempts])).toEqual([
+      [t.ok, true, false, null, []],
+      [t.fail, true, false, null, []],
+    ]);
+    const logs = await call(h, 'GET', `${b}/suppression_logs`, { token: tokens.alice });
+    expect(logs.json.values.filter((log: any) => log.alarm_id === t.alarm).map((log: any) => [log.state, log.suppressions])).toEqual([['CRITICAL', [suppression]]]);
+    // The window ends now: the change inside it is not sent; the next one is.
+    expect((await call(h, 'PUT', `${b}/suppressions/${suppression}`, { token: tokens.alice, json: { end_time: 0 } })).status).toBe(204);
+    await target.up();
+    const after = await reach(t, 'OK');
+    const okHook = await until('the OK webhook', () => receiver.received.find((r) => r.body.log_entry_id === after.at(-1).id));
+    expect(okHook.body.details).toMatchObject({ state: 'OK', previous_state: 'CRITICAL' });
+    expect(receiver.received.some((r) => r.body.log_entry_id === entries.at(-1).id)).toBe(false);
+    const listed = await call(h, 'GET', path, { token: tokens.alice });
+    expect(listed.json.values.map((v: any) => [v.state, v.suppressed])).toEqual([
+      ['CRITICAL', true],
+      ['OK', false],
+    ]);
+  });
+});
+
+describe('test notifications', () => {
+  it('deliver one message now: success to a live receiver, failure to a closed port; nothing queued or recorded', async () => {
+    const before = receiver.received.length;
+    const deliveriesBefore = (await call(h, 'GET', `${b}/deliveries?limit=1000`, { token: tokens.alice })).json.values.length;
+    const ok = await call(h, 'POST', `${b}/test-notification`, { token: tokens.alice, json: { type: 'webhook', details: { url: `${receiver.url}/ok` } } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json).toEqual({ status: 'success', message: 'webhook answered 200', notification_type: 'webhook', duration_ms: expect.any(Number), transaction_id: expect.any(String) });
+    const sent = receiver.received.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.body).toMatchObject({ test: true, tenant_id: 't1', details: { status: TEST_EVENT_STATUS, txn_id: ok.json.transaction_id } });
+    const closed = await call(h, 'POST', `${b}/test-notification`, { token: tokens.alice, json: { type: 'webhook', label: 'nowhere', details: { url: `http://127.0.0.1:${await closedPort()}/` } } });
+    expect(closed.status, closed.text).toBe(200);
+    expect(closed.json).toMatchObject({ status: 'failure', message: 'webhook unreachable (ECONNREFUSED)', notification_type: 'webhook' });
+    const failing = await call(h, 'POST', `${b}/test-notification`, { token: tokens.alice, json: { type: 'webhook', details: { url: `${receiver.url}/fail` } } });
+    expect(failing.json).toMatchObject({ status: 'failure', message: 'webhook answered 503' });
+    // One attempt each, never retried, never in the outbox.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receiver.received.slice(before).map((r) => r.path)).toEqual(['/ok', '/fail']);
+    expect((await call(h, 'GET', `${b}/deliveries?limit=1000`, { token: tokens.alice })).json.values).toHaveLength(deliveriesBefore);
+  });
+
+  it('tests a saved notification with its stored secret, and refuses what a create refuses', async () => {
+    const hook = await create(h, tokens.alice, `${b}/notifications`, { label: 'saved', type: 'webhook', details: { url: `${receiver.url}/ok` } });
+    const before = receiver.received.length;
+    const res = await call(h, 'POST', `${b}/notifications/${hook}/test`, { token: tokens.alice });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ status: 'success', notification_type: 'webhook' });
+    expect(receiver.received.slice(before).map((r) => r.path)).toEqual(['/ok']);
+    expectFault(await call(h, 'POST', `${b}/notifications/ntMissing/test`, { token: tokens.alice }), 404, 'notFoundError');
+    expectFault(await call(h, 'POST', `${base('t2')}/notifications/${hook}/test`, { token: tokens.bob }), 404, 'notFoundError');
+    expectFault(await call(h, 'POST', `${b}/notifications/${hook}/test`, { token: tokens.olga }), 403, 'forbiddenError');
+    expectFault(await call(h, 'POST', `${b}/test-notification`, { token: tokens.olga, json: { type: 'webhook', details: { url: `${receiver.url}/ok` } } }), 403, 'forbiddenError');
+    for (const json of [{}, { type: 'pigeon' }, { type: 'webhook', details: { url: 'ftp://x.example/' } }, { type: 'webhook', details: { url: REDACTED_SECRET } }, { type: 'email', details: {} }]) {
+      expectFault(await call(h, 'POST', `${b}/test-notification`, { token: tokens.alice, json }), 400, 'badRequest');
+    }
+    expect(receiver.received.length).toBe(before + 1);
+  });
+
+  it('appear in the OpenAPI document with the history routes', async () => {
+    const doc = await call(h, 'GET', '/openapi.json');
+    const paths = Object.keys(doc.json.paths);
+    for (const suffix of ['/test-notification', '/notifications/{notificationId}/test', '/notification_history', '/notification_history/{checkId}', '/notification_history/{checkId}/{uuid}']) {
+      expect(paths.some((p) => p.endsWith(suffix)), suffix).toBe(true);
+    }
+  });
+});
