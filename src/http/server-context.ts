@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Dns } from '../dns/dns-service.js';
 import type { Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
+import type { AlarmBacktests } from '../monitoring/backtest/backtest-service.js';
 import type { MonitoringService } from '../monitoring/monitoring-service.js';
 import type { MonitoringRuntime } from '../monitoring/monitoring-runtime.js';
 import type { RecordingWriter } from '../recording/recording-types.js';
@@ -26,6 +27,8 @@ export interface ServerContext {
   readonly monitoring: MonitoringService;
   /** The monitoring runtime (issue 11): check runner, alarm evaluation, notification delivery; the server owns and stops it. */
   readonly runtime: MonitoringRuntime;
+  /** Alarm backtests over the engine's stored check results (issue 19); its engine reads run in the query admission queue. */
+  readonly backtests: AlarmBacktests;
   readonly config: ServerConfig;
   readonly admission: Admission;
   /** Decodes ingest bodies (fast paths and the metric-name cache). */

@@ -7,6 +7,7 @@ import { openDns, type Dns } from '../dns/dns-service.js';
 import { openFeeds, type Feeds } from '../feeds/feeds-service.js';
 import type { IdentityService } from '../identity/identity-service.js';
 import { openMonitoring, type MonitoringService } from '../monitoring/monitoring-service.js';
+import { AlarmBacktests } from '../monitoring/backtest/backtest-service.js';
 import { MonitoringRuntime, type RuntimeOptions } from '../monitoring/monitoring-runtime.js';
 import type { RecordingWriter } from '../recording/recording-types.js';
 import type { Store } from '../store-types.js';
@@ -135,6 +136,8 @@ export async function createServer(options: CreateServerOptions): Promise<Strata
     dns: options.dns ?? own(openDns({ dir: undefined, clock })),
     monitoring,
     runtime,
+    // One per server, so the backtest route and test-alarm share its in-flight bounds; quorum counts the zones this process runs.
+    backtests: new AlarmBacktests({ monitoring, engine: options.store, runZones: runtime.zones, runQuery: (work) => admission.run('query', work) }),
     config,
     admission,
     decoder: new IngestDecoder(),

@@ -1,7 +1,7 @@
-// Owns the check-metric naming scheme in the engine (<entityId>.<checkId>.<metric>) and listing a check's metrics.
+// Owns the check-metric naming scheme in the engine (<entityId>.<checkId>.<metric>, the `@run` names among them) and listing a check's metrics.
 import { METRIC_NAME_LENGTH_MAX } from '../core/limits.js';
 import { collectMetrics } from '../store-metric-pages.js';
-import type { Store } from '../store-types.js';
+import type { MetricInfo, Store } from '../store-types.js';
 import type { ChangelogStore } from './changelog-store.js';
 import { METRIC_TYPE_INFERENCE_WINDOW_MS } from './monitoring-limits.js';
 import type { Page, PageRequest } from './paging.js';
@@ -13,6 +13,20 @@ export interface CheckMetric {
   readonly unit: string;
   /** One-letter type code: i int32, I uint32, l int64, L uint64, n double, s string. */
   readonly type: string;
+}
+
+/** The metric name of a check's run points (`<zone>.@run` for remote checks, `@run` for agent checks; backtest/run-series.ts). */
+export const RUN_METRIC = '@run';
+/** A remote check's run name: a zone id (monitoring-zones.ts ZONE_ID_PATTERN), then `.@run`. */
+const ZONE_RUN_NAME = /^mz[A-Za-z0-9]{1,30}\.@run$/;
+
+/**
+ * True for a check metric name (what follows `<entityId>.<checkId>.`) that is a run series:
+ * `@run` or `<zone>.@run`. Operation 5 hides them, and the sink stores no metric of such a name
+ * (an agent may post a metric named `@run`: it reaches the alarms but is not stored).
+ */
+export function isRunMetricName(name: string): boolean {
+  return name === RUN_METRIC || ZONE_RUN_NAME.test(name);
 }
 
 /** Unit shown for a metric written without one. */
@@ -62,6 +76,25 @@ async function inferType(engine: Store, tenant: string, series: string, nowMs: n
   return integral ? 'l' : 'n';
 }
 
+/**
+ * The first `count` metrics of a check after `after`, run series left out. One name past the page
+ * is asked for: the engine pages after a name, while the API's next marker is the next page's first
+ * name. Collecting across engine pages also fills a page the engine's scan budget cut short, or
+ * the run names left short (at most one per zone, so each round makes progress).
+ */
+async function collectShown(engine: Store, tenant: string, prefix: string, after: string | undefined, count: number): Promise<MetricInfo[]> {
+  const shown: MetricInfo[] = [];
+  let from = after;
+  for (;;) {
+    const want = count - shown.length;
+    const batch = await collectMetrics(engine, tenant, { glob: `${prefix}*`, after: from }, want);
+    shown.push(...batch.filter((metric) => !isRunMetricName(metric.name.slice(prefix.length))));
+    const last = batch.at(-1);
+    if (batch.length < want || shown.length >= count || last === undefined) return shown;
+    from = last.name;
+  }
+}
+
 /** One page of a check's metrics from the engine, with declared types or types inferred from values. */
 export async function listCheckMetrics(
   engine: Store,
@@ -71,10 +104,7 @@ export async function listCheckMetrics(
 ): Promise<Page<CheckMetric>> {
   const prefix = checkMetricPrefix(scope.entityId, scope.checkId);
   const after = page.marker === undefined ? undefined : nameBefore(prefix + page.marker);
-  // One name past the page: the engine pages after a name, while the API's next marker is the
-  // next page's first name. Collecting across engine pages also fills a page the engine's scan
-  // budget cut short.
-  const found = await collectMetrics(engine, scope.tenant, { glob: `${prefix}*`, after }, page.limit + 1);
+  const found = await collectShown(engine, scope.tenant, prefix, after, page.limit + 1);
   const declared = types.metricTypes(scope.tenant, scope.entityId, scope.checkId);
   // One inference query at a time: the request holds one query admission slot, so it must not
   // fan out into a page's worth (up to LIST_LIMIT_MAX) of engine queries at once.

@@ -1,9 +1,10 @@
-// Owns what happens to a scheduled check result: its metrics batched into the engine, their types declared once, the alarms told.
+// Owns what happens to a scheduled check result: its metrics and its run point batched into the engine, their types declared once, the alarms told.
 import type { Point } from '../../model/sample.js';
 import type { Store } from '../../store-types.js';
 import type { CheckResult } from '../check-result.js';
 import type { CheckDoc } from '../check-rules.js';
-import { checkMetricSeries, remoteMetricName } from '../check-metrics.js';
+import { runSeries, runValue } from '../backtest/run-series.js';
+import { checkMetricSeries, isRunMetricName, remoteMetricName } from '../check-metrics.js';
 import { isRemoteType } from '../check-types.js';
 import type { StoredDoc } from '../doc-store.js';
 import { CHECK_DECLARED_TYPES_MAX, CHECK_SINK_BATCH_POINTS, CHECK_SINK_FLUSH_MS, CHECK_SINK_PENDING_POINTS_MAX } from '../monitoring-limits.js';
@@ -47,10 +48,14 @@ export interface SinkStats {
 
 /**
  * Stores results: the metrics of each become points of the series
- * `<entityId>.<checkId>.<zone>.<metric>` (`<entityId>.<checkId>.<metric>` for agent checks) at the run's start time, written to the engine in batches
+ * `<entityId>.<checkId>.<zone>.<metric>` (`<entityId>.<checkId>.<metric>` for agent checks) at the
+ * run's start time, and one string point of `<entityId>.<checkId>.<zone>.@run`
+ * (`<entityId>.<checkId>.@run`) says whether the run was available and why not (run-series.ts),
+ * so a backtest can replay the alarms over what was stored. A metric named like a run series is
+ * not stored (it still reaches the alarms). Points are written to the engine in batches
  * (every CHECK_SINK_FLUSH_MS, or at once when CHECK_SINK_BATCH_POINTS are pending), one write in
- * flight at a time. Availability and the status text are not metrics (spec 2.3 lists the metrics
- * of each check type): they reach the alarms with the result. Work per result is O(its metrics).
+ * flight at a time. Availability and the status are not metrics (spec 2.3 lists the metrics of each
+ * check type): operation 5 hides the run series. Work per result is O(its metrics).
  * A failing engine is logged and counted, never thrown into the scheduler. A result is taken whole
  * or not at all: when its points do not all fit the pending bound, accept() returns false and
  * neither queues a point nor tells the alarms, so a caller that can keep it (the agent endpoint)
@@ -81,21 +86,23 @@ export class ResultSink implements ResultConsumer {
    */
   accept(tenant: string, check: StoredDoc<CheckDoc>, result: CheckResult): boolean {
     const entityId = check.entityId ?? '';
-    const metrics = Object.entries(result.metrics);
-    if (this.pending.length + metrics.length > this.pendingPointsMax) {
-      this.counters.pointsDropped += metrics.length;
+    // Remote checks name their metrics by zone (spec 2.3); an agent check's are the bare names,
+    // whichever zone's endpoint carried them (its run point names that zone in its value).
+    const remote = isRemoteType(check.doc.type);
+    const named = Object.entries(result.metrics).map(([metric, value]) => [remote ? remoteMetricName(result.monitoringZoneId, metric) : metric, value] as const);
+    const metrics = named.filter(([name]) => !isRunMetricName(name));
+    const points = metrics.length + 1;
+    if (this.pending.length + points > this.pendingPointsMax) {
+      this.counters.pointsDropped += points;
       return false;
     }
-    // Remote checks name their metrics by zone (spec 2.3); an agent check's are the bare names,
-    // whichever zone's endpoint carried them.
-    const remote = isRemoteType(check.doc.type);
-    for (const [metric, value] of metrics) {
-      const name = remote ? remoteMetricName(result.monitoringZoneId, metric) : metric;
+    for (const [name, value] of metrics) {
       this.pending.push({ tenant, metric: checkMetricSeries(entityId, check.id, name), timestamp: result.timestampMs, value: value.data, unit: value.unit });
       this.noteType(tenant, entityId, check.id, name, value.type);
     }
+    this.pending.push({ tenant, metric: runSeries(entityId, check.id, remote ? result.monitoringZoneId : null), timestamp: result.timestampMs, value: runValue(result, !remote) });
     if (this.pending.length >= this.batchPoints) void this.flush();
-    else if (this.pending.length > 0) this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+    else this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
     try {
       this.deps.alarms?.observe(tenant, check, result);
     } catch (error) {

@@ -69,7 +69,7 @@ describe('AgentEndpoint over the monitoring backend', () => {
       expect(await client.peer.request('check_metrics.post', post)).toEqual({});
       await runtime.flush();
       const names = engine.listMetrics('t1', { limit: 100 }).metrics.map((m) => m.name).sort();
-      expect(names).toEqual([`${entityId}.${checkId}.cpu0.usage`, `${entityId}.${checkId}.usage_average`]);
+      expect(names).toEqual([`${entityId}.${checkId}.@run`, `${entityId}.${checkId}.cpu0.usage`, `${entityId}.${checkId}.usage_average`]);
 
       const memoryId = monitoring.entities.createCheck('t1', entityId, { type: 'agent.memory' });
       await client.receivedAtLeast(1);

@@ -126,7 +126,7 @@ describe('monitoringBackend', () => {
     });
     await runtime.flush();
     const names = engine.listMetrics('t1', { limit: 100 }).metrics.map((m) => m.name).sort();
-    expect(names).toEqual([`${entityId}.${checkId}.usage_average`, `${entityId}.${checkId}.user_percent_average`]);
+    expect(names).toEqual([`${entityId}.${checkId}.@run`, `${entityId}.${checkId}.usage_average`, `${entityId}.${checkId}.user_percent_average`]);
     expect(monitoring.store.changelogs.metricTypes('t1', entityId, checkId).get('usage_average')).toBe('n');
     const changes = monitoring.changelogs.list('t1', { fromMs: START_MS - HOUR_MS, toMs: START_MS + HOUR_MS, limit: 10 }).values;
     expect(changes).toEqual([expect.objectContaining({ alarmId, checkId, entityId, state: 'CRITICAL' })]);
@@ -149,7 +149,7 @@ describe('monitoringBackend', () => {
     post(margin)();
     post(bounds.newestMs)();
     await runtime.flush();
-    expect(engine.listMetrics('t1', { limit: 10 }).metrics.map((m) => m.name)).toEqual([`${entityId}.${checkId}.usage_average`]);
+    expect(engine.listMetrics('t1', { limit: 10 }).metrics.map((m) => m.name)).toEqual([`${entityId}.${checkId}.@run`, `${entityId}.${checkId}.usage_average`]);
   });
 
   it('passes entity and check changes to subscribers, not alarm changes, until unsubscribed', () => {
@@ -217,12 +217,13 @@ describe('monitoringBackend', () => {
     }
     expect(refusal).toMatchObject({ code: 'AGENT_BUSY', kind: 'unavailable' });
     expect(taken).toBeGreaterThanOrEqual(CHECK_SINK_PENDING_POINTS_MAX / 1_000);
-    expect(runtime.stats().sink).toMatchObject({ pointsDropped: 1_000 });
+    // Each result is its 1,000 metrics and its run point.
+    expect(runtime.stats().sink).toMatchObject({ pointsDropped: 1_001 });
     await runtime.flush();
-    expect(runtime.stats().sink).toMatchObject({ pointsWritten: taken * 1_000, pending: 0 });
+    expect(runtime.stats().sink).toMatchObject({ pointsWritten: taken * 1_001, pending: 0 });
     backend.accept('t1', check, result(taken));
     await runtime.flush();
-    expect(runtime.stats().sink).toMatchObject({ pointsWritten: (taken + 1) * 1_000, pointsDropped: 1_000 });
+    expect(runtime.stats().sink).toMatchObject({ pointsWritten: (taken + 1) * 1_001, pointsDropped: 1_001 });
     const series = await engine.query({ tenant: 't1', metric: `${entityId}.${checkId}.m7`, from: START_MS - 1, to: START_MS + 10_000, resolution: 'FULL' });
     expect(series.values).toHaveLength(taken + 1);
   });

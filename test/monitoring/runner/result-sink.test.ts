@@ -1,4 +1,4 @@
-// Tests of ResultSink over a real engine store: series names and values, declared types (operation 5), batching, engine failures counted, the alarm observer.
+// Tests of ResultSink over a real engine store: series names and values, the run points, declared types (operation 5), batching, engine failures counted, the alarm observer.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,21 +54,24 @@ function sink(extra: Partial<ConstructorParameters<typeof ResultSink>[0]> = {}) 
 }
 
 describe('ResultSink', () => {
-  it('writes each metric as <entity>.<check>.<zone>.<metric> at the run start, numbers and strings, with units', async () => {
+  it('writes each metric as <entity>.<check>.<zone>.<metric> at the run start, numbers and strings, with units, and one run point per result', async () => {
     const { sink: s, observed } = sink();
     const t = Date.now() - 60_000;
     s.accept('t1', check, result('mzdfw', t, '200', 12));
     s.accept('t1', check, result('mzord', t + 5, '503', 40));
     expect(observed.map((r) => r.monitoringZoneId)).toEqual(['mzdfw', 'mzord']);
-    expect(s.stats().pending).toBe(4);
+    // Two metrics and the run point of each result.
+    expect(s.stats().pending).toBe(6);
     await s.flush();
-    expect(s.stats()).toMatchObject({ pointsWritten: 4, pointsRejected: 0, pointsDropped: 0, writeFailures: 0, pending: 0 });
+    expect(s.stats()).toMatchObject({ pointsWritten: 6, pointsRejected: 0, pointsDropped: 0, writeFailures: 0, pending: 0 });
     const prefix = `${entityId}.${check.id}`;
     const duration = await engine.query({ tenant: 't1', metric: `${prefix}.mzdfw.duration`, from: t - 1, to: t + 1000, resolution: 'FULL' });
     expect(duration.values).toEqual([expect.objectContaining({ timestamp: t, average: 12 })]);
     expect(duration.unit).toBe('milliseconds');
     const code = await engine.query({ tenant: 't1', metric: `${prefix}.mzord.code`, from: t - 1, to: t + 1000, resolution: 'FULL' });
     expect(code.values).toEqual([expect.objectContaining({ timestamp: t + 5, value: '503' })]);
+    const run = await engine.query({ tenant: 't1', metric: `${prefix}.mzord.@run`, from: t - 1, to: t + 1000, resolution: 'FULL' });
+    expect(run.values).toEqual([expect.objectContaining({ timestamp: t + 5, value: 'up' })]);
     // Another tenant sees none of it.
     expect(engine.listMetrics('t2').metrics).toEqual([]);
   });
@@ -90,7 +93,10 @@ describe('ResultSink', () => {
     expect(observed).toHaveLength(2);
     await s.flush();
     const names = engine.listMetrics('t1').metrics.map((m) => m.name);
-    expect(names).toEqual([`${entityId}.${agentCheckId}.1m`]);
+    expect(names).toEqual([`${entityId}.${agentCheckId}.1m`, `${entityId}.${agentCheckId}.@run`]);
+    // The series has no zone: the run point names the zone that carried the result.
+    const run = await engine.query({ tenant: 't1', metric: `${entityId}.${agentCheckId}.@run`, from: t - 1, to: t + 60_000, resolution: 'FULL' });
+    expect(run.values.map((v) => v.value)).toEqual(['up@mzdfw', 'up@mzord']);
     const points = await engine.query({ tenant: 't1', metric: `${entityId}.${agentCheckId}.1m`, from: t - 1, to: t + 60_000, resolution: 'FULL' });
     expect(points.values.map((v) => [v.timestamp, v.average])).toEqual([
       [t, 0.5],
@@ -112,31 +118,33 @@ describe('ResultSink', () => {
   });
 
   it('writes at once when a batch fills, and on its timer otherwise', async () => {
-    const { sink: s } = sink({ batchPoints: 4, flushMs: 50 });
+    // Each result is three points: two metrics and the run point.
+    const { sink: s } = sink({ batchPoints: 6, flushMs: 50 });
     const t = Date.now() - 60_000;
     s.accept('t1', check, result('mzdfw', t, '200', 1));
     s.accept('t1', check, result('mziad', t, '200', 1));
-    // The fourth point started a write without waiting for the timer.
+    // The sixth point started a write without waiting for the timer.
     expect(s.stats().pending).toBe(0);
     s.accept('t1', check, result('mzord', t, '200', 1));
-    expect(s.stats().pending).toBe(2);
+    expect(s.stats().pending).toBe(3);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(s.stats()).toMatchObject({ pending: 0, pointsWritten: 6 });
+    expect(s.stats()).toMatchObject({ pending: 0, pointsWritten: 9 });
   });
 
   it('takes a result whole or not at all: one whose points do not all fit the pending bound is refused, counted, and not observed', async () => {
-    const { sink: s, observed } = sink({ pendingPointsMax: 3, batchPoints: 100, flushMs: 10_000 });
+    // A result of two metrics is three points with its run point; one of one metric, two.
+    const { sink: s, observed } = sink({ pendingPointsMax: 5, batchPoints: 100, flushMs: 10_000 });
     const t = Date.now() - 60_000;
     expect(s.accept('t1', check, result('mzdfw', t, '200', 1))).toBe(true);
     expect(s.accept('t1', check, result('mzdfw', t + 1, '200', 1))).toBe(false);
-    expect(s.stats()).toMatchObject({ pending: 2, pointsDropped: 2 });
+    expect(s.stats()).toMatchObject({ pending: 3, pointsDropped: 3 });
     expect(observed.map((r) => r.timestampMs)).toEqual([t]);
     // A result that fits what is left is taken.
     const single: CheckResult = { ...result('mzdfw', t + 2, '200', 1), metrics: { duration: { type: 'I', data: 7, unit: 'milliseconds' } } };
     expect(s.accept('t1', check, single)).toBe(true);
-    expect(s.stats()).toMatchObject({ pending: 3, pointsDropped: 2 });
+    expect(s.stats()).toMatchObject({ pending: 5, pointsDropped: 3 });
     await s.flush();
-    expect(s.stats()).toMatchObject({ pending: 0, pointsWritten: 3, pointsDropped: 2 });
+    expect(s.stats()).toMatchObject({ pending: 0, pointsWritten: 5, pointsDropped: 3 });
     const duration = await engine.query({ tenant: 't1', metric: `${entityId}.${check.id}.mzdfw.duration`, from: t - 1, to: t + 1000, resolution: 'FULL' });
     // The refused result (t + 1) left no point.
     expect(duration.values.map((v) => v.timestamp)).toEqual([t, t + 2]);
@@ -148,12 +156,12 @@ describe('ResultSink', () => {
     const { sink: s, logger } = sink();
     s.accept('t1', check, result('mzdfw', 1_000, '200', 1));
     await s.flush();
-    // A timestamp far older than the FULL retention is refused point by point.
-    expect(s.stats()).toMatchObject({ pointsRejected: 2, pointsWritten: 0 });
+    // A timestamp far older than the FULL retention is refused point by point (the run point too).
+    expect(s.stats()).toMatchObject({ pointsRejected: 3, pointsWritten: 0 });
     await engine.close();
     s.accept('t1', check, result('mzdfw', Date.now(), '200', 1));
     await expect(s.flush()).resolves.toBeUndefined();
-    expect(s.stats()).toMatchObject({ writeFailures: 1, pointsDropped: 2, pending: 0 });
+    expect(s.stats()).toMatchObject({ writeFailures: 1, pointsDropped: 3, pending: 0 });
     expect(logger.lines.map((line) => line.level)).toEqual(['warn', 'error']);
   });
 
@@ -163,7 +171,32 @@ describe('ResultSink', () => {
     monitoring.entities.deleteCheck('t1', entityId, check.id);
     s.accept('t1', check, result('mzdfw', Date.now() - 1_000, '200', 1));
     await s.flush();
-    expect(s.stats().pointsWritten).toBe(2);
+    expect(s.stats().pointsWritten).toBe(3);
     expect(logger.lines).toEqual([expect.objectContaining({ level: 'error', msg: 'alarm evaluation failed for a check result' })]);
+  });
+
+  it('writes an unavailable run as down:<status>, and stores no metric named like a run series (the alarms still see it)', async () => {
+    const { sink: s, observed } = sink();
+    const t = Date.now() - 60_000;
+    s.accept('t1', check, { monitoringZoneId: 'mzdfw', timestampMs: t, available: false, status: 'connection refused: a:b', metrics: {} });
+    const agentCheckId = monitoring.entities.createCheck('t1', entityId, { type: 'agent.load_average' });
+    const agentCheck = monitoring.entities.check('t1', entityId, agentCheckId);
+    const posted: CheckResult = {
+      monitoringZoneId: 'mzord',
+      timestampMs: t,
+      available: false,
+      status: 'x'.repeat(5_000),
+      metrics: { '@run': { type: 's', data: 'up', unit: 'unknown' }, '1m': { type: 'n', data: 1, unit: 'unknown' } },
+    };
+    s.accept('t1', agentCheck, posted);
+    expect(observed.map((r) => Object.keys(r.metrics).length)).toEqual([0, 2]);
+    await s.flush();
+    const read = async (metric: string) => (await engine.query({ tenant: 't1', metric, from: t - 1, to: t + 1, resolution: 'FULL' })).values.map((v) => v.value);
+    expect(await read(`${entityId}.${check.id}.mzdfw.@run`)).toEqual(['down:connection refused: a:b']);
+    const [agentRun] = await read(`${entityId}.${agentCheckId}.@run`);
+    expect(agentRun).toMatch(/^down@mzord:x+$/);
+    expect((agentRun as string).length).toBeLessThanOrEqual(1024);
+    expect(engine.listMetrics('t1', { glob: `${entityId}.${agentCheckId}.*` }).metrics.map((m) => m.name)).toEqual([`${entityId}.${agentCheckId}.1m`, `${entityId}.${agentCheckId}.@run`]);
+    expect(s.stats()).toMatchObject({ pointsWritten: 3, pointsRejected: 0 });
   });
 });

@@ -1,6 +1,7 @@
-// Owns test-check, test of a saved check and test-alarm: run checks once and evaluate criteria without storing anything.
+// Owns test-check, test of a saved check and test-alarm: run checks once and evaluate criteria without storing anything (or, with from/to, backtest them over stored observations).
 import type { FastifyInstance } from 'fastify';
 import { testAlarm } from '../../../monitoring/alarms/test-alarm.js';
+import { markerOrdinal } from '../../../monitoring/backtest/backtest-page.js';
 import type { CheckResult } from '../../../monitoring/check-result.js';
 import { checkDoc, type CheckDoc } from '../../../monitoring/check-rules.js';
 import type { StoredDoc } from '../../../monitoring/doc-store.js';
@@ -15,8 +16,9 @@ import { sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
+import { asksForWindow, BACKTEST_QUERY_SCHEMA, BACKTEST_WINDOW_PROPERTIES, backtestWindowOf, sendBacktest } from './backtest-routes.js';
 import { checkResultOf, checkResultView, CHECK_RESULT_SCHEMA, type CheckResultBody } from './check-result-view.js';
-import { param, tenantOf } from './monitoring-http.js';
+import { pageRequest, param, tenantOf } from './monitoring-http.js';
 import { pathParams } from './monitoring-params.js';
 
 /** Tests run checks and may send their secrets: a role that may write, like the reference's other POSTs. */
@@ -27,11 +29,14 @@ const TEST_ALARM_SCHEMA: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['criteria'],
-  description: 'Criteria to evaluate against check_data (results as test-check returns them) or against a fresh run of the check check_id; exactly one of the two.',
+  description:
+    'Criteria to evaluate against check_data (results as test-check returns them) or against a fresh run of the check check_id; exactly one of the two. ' +
+    "With check_id and from and/or to (here or in the query string), the criteria are backtested over the check's stored observations instead, answered as the alarm backtest answers.",
   properties: {
     criteria: { type: 'string', minLength: 1, maxLength: CRITERIA_LENGTH_MAX, description: 'Alarm criteria in the alarm language.' },
     check_data: { type: 'array', minItems: 1, maxItems: TEST_ALARM_CHECK_DATA_MAX, items: CHECK_RESULT_SCHEMA, description: `Check results, at most ${TEST_ALARM_CHECK_DATA_MAX}, evaluated in order.` },
-    check_id: { type: 'string', minLength: 1, description: 'A check of the entity to run once now and evaluate.' },
+    check_id: { type: 'string', minLength: 1, description: 'A check of the entity to run once now and evaluate, or whose stored observations to replay (with from/to).' },
+    ...BACKTEST_WINDOW_PROPERTIES,
   },
   examples: [
     {
@@ -47,6 +52,7 @@ const TEST_ALARM_SCHEMA: JsonSchema = {
       ],
     },
     { criteria: "if (metric['duration'] > 2000) { return new AlarmStatus(WARNING, 'slow'); } return new AlarmStatus(OK);", check_id: 'chAb3dE9xQ' },
+    { criteria: ":set consecutiveCount=2\nif (metric['code'] != '200') { return new AlarmStatus(CRITICAL); } return new AlarmStatus(OK);", check_id: 'chAb3dE9xQ', from: 1790000000000, to: 1790086400000 },
   ],
 };
 
@@ -107,12 +113,25 @@ export function registerTestRoutes(app: FastifyInstance, context: ServerContext,
     POST: {
       rules: TEST_RULES,
       bodyLimit: MONITORING_BODY_BYTES_MAX,
-      schema: { summary: 'Evaluate alarm criteria against given check results or a fresh run of a check (consecutiveCount counts as 1)', params: pathParams('entityId'), body: TEST_ALARM_SCHEMA },
+      schema: {
+        summary: 'Evaluate alarm criteria against given check results or a fresh run of a check (consecutiveCount counts as 1), or backtest them over stored observations (from/to)',
+        params: pathParams('entityId'),
+        querystring: BACKTEST_QUERY_SCHEMA,
+        body: TEST_ALARM_SCHEMA,
+      },
       handler: async (request, reply) => {
         const tenant = tenantOf(request);
         const entityId = param(request, 'entityId');
         const body = request.body as TestAlarmBody;
         if ((body.check_data === undefined) === (body.check_id === undefined)) throw fieldError('check_data', 'give exactly one of check_data and check_id');
+        if (asksForWindow(request)) {
+          // Criteria not saved have no plan: the backtest lists their changes and notifies nothing.
+          if (body.check_id === undefined) throw fieldError('check_id', 'from and to backtest the stored observations of a check: give check_id, not check_data');
+          const page = pageRequest(request);
+          markerOrdinal(page.marker);
+          const report = await context.backtests.ofCriteria(tenant, entityId, body.check_id, body.criteria, backtestWindowOf(request));
+          return sendBacktest(context, request, reply, report, page);
+        }
         let results: CheckResult[];
         if (body.check_data !== undefined) {
           monitoring.entities.entity(tenant, entityId);
