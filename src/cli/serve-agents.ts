@@ -18,7 +18,8 @@ export interface ServeAgentsOptions extends AgentServeFlags {
 /**
  * Starts the agent endpoint of a built server (undefined with --no-agent-endpoint): the root CA and
  * server certificate are created on first start in <data>/agent-ca, each zone this process runs gets
- * its TLS listener, and `agent endpoint <zone> listening on tls://host:port` is printed per zone.
+ * its TLS listener, and `agent endpoint <zone> listening on tls://host:port` is printed per zone. Once listening, the
+ * endpoint is attached to `monitoring.hostInfo` (host info requests of the API), and detached when it stops.
  */
 export async function startAgentEndpoint(app: StrataServer, options: ServeAgentsOptions, logger: Logger): Promise<AgentEndpoint | undefined> {
   if (!options.agentEndpoint) return undefined;
@@ -37,6 +38,8 @@ export async function startAgentEndpoint(app: StrataServer, options: ServeAgents
     clock: systemClock,
     logger,
     options: { listen, tls, heartbeatIntervalMs: options.agentHeartbeatMs, updates },
+    // The monitoring API's host info requests reach connected agents through the endpoint while it runs.
+    hostInfo: monitoring.hostInfo,
   });
   const bound = await endpoint.start();
   addAgentMetrics(app.strata.metrics.registry, () => endpoint.stats());

@@ -4,7 +4,8 @@ import { connect, type TLSSocket } from 'node:tls';
 import type { Clock } from '../../core/clock.js';
 import { isStrataError, StrataError } from '../../core/errors.js';
 import { AGENT_CLOSE_WAIT_MS, AGENT_REQUEST_TIMEOUT_MS, AGENT_TLS_HANDSHAKE_TIMEOUT_MS } from '../agent-limits.js';
-import { helloResult } from '../protocol/method-params.js';
+import { HostInfoReader } from '../host-info/host-info-reader.js';
+import { helloResult, hostInfoParams } from '../protocol/method-params.js';
 import { ENDPOINT_NAME, type HelloParams, type HelloResult } from '../protocol/messages.js';
 import { RpcPeer } from '../protocol/rpc-peer.js';
 import { formatEndpoint, type EndpointAddress } from './agent-config.js';
@@ -44,6 +45,8 @@ export interface AgentConnectionOptions {
   readonly requestTimeoutMs?: number;
   /** Time the TLS handshake may take (AGENT_TLS_HANDSHAKE_TIMEOUT_MS). */
   readonly tlsHandshakeTimeoutMs?: number;
+  /** What answers host_info.get (default: the real host's /proc, /sys and /etc). */
+  readonly hostInfo?: HostInfoReader;
 }
 
 /** Where a connection is: connecting (TCP and TLS), hello (waiting for its answer), ready, waiting (to reconnect), stopped. */
@@ -84,11 +87,12 @@ function dropsConnection(error: unknown): boolean {
  * an RpcPeer over it, handshake.hello, then heartbeat.post every heartbeat_interval ±AGENT_HEARTBEAT_JITTER_PERCENT.
  * A failed heartbeat, a request timeout or an error answer other than 400 closes it (a request too long to send,
  * never sent, does not); every close is followed by a reconnect after an exponential backoff with full jitter, reset
- * by a successful hello. The endpoint may only ask check_schedule.changed and upgrade.request; anything else is
- * AGENT_METHOD_UNKNOWN: the agent runs no command it is sent.
+ * by a successful hello. The endpoint may only ask check_schedule.changed, upgrade.request and host_info(_types).get
+ * (files read, nothing run); anything else is AGENT_METHOD_UNKNOWN: the agent runs no command it is sent.
  */
 export class AgentConnection {
   private readonly backoff: ReconnectBackoff;
+  private readonly hostInfo: HostInfoReader;
   private state: AgentConnectionState = 'idle';
   /** Counts attempts; events of an earlier attempt's socket are ignored. */
   private attempt = 0;
@@ -103,6 +107,7 @@ export class AgentConnection {
 
   constructor(private readonly options: AgentConnectionOptions) {
     this.backoff = new ReconnectBackoff({ random: options.random, baseMs: options.reconnectBaseMs, maxMs: options.reconnectMaxMs });
+    this.hostInfo = options.hostInfo ?? new HostInfoReader(options.clock);
   }
 
   /** The endpoint as `host:port`. */
@@ -166,15 +171,8 @@ export class AgentConnection {
 
   /** The connection's state and counters now. */
   status(): AgentConnectionStatus {
-    return {
-      endpoint: this.name,
-      state: this.state,
-      readySinceMs: this.readySinceMs,
-      hellos: this.hellos,
-      failures: this.failures,
-      heartbeats: this.heartbeats,
-      lastError: this.lastError,
-    };
+    const { state, readySinceMs, hellos, failures, heartbeats, lastError } = this;
+    return { endpoint: this.name, state, readySinceMs, hellos, failures, heartbeats, lastError };
   }
 
   private connect(): void {
@@ -204,7 +202,7 @@ export class AgentConnection {
       socket,
       self: this.options.guid,
       peer: ENDPOINT_NAME,
-      onRequest: (method) => this.answer(method),
+      onRequest: (method, params) => this.answer(method, params),
       onClose: (error) => {
         if (error !== undefined && attempt === this.attempt) this.lastError = error.code;
         this.down(attempt);
@@ -256,8 +254,10 @@ export class AgentConnection {
     }, jitteredIntervalMs(intervalMs, this.options.random));
   }
 
-  /** Answers a request of the endpoint: the two it may send, nothing else. */
-  private answer(method: string): unknown {
+  /** Answers a request of the endpoint: the four it may send, nothing else. A host_info.get of an unknown type is AGENT_PARAMS_INVALID (400: the connection stays). */
+  private answer(method: string, params: unknown): unknown {
+    if (method === 'host_info.get') return this.hostInfo.read(hostInfoParams(params).type);
+    if (method === 'host_info_types.get') return { types: this.hostInfo.types() };
     if (method === 'check_schedule.changed') {
       queueMicrotask(() => this.options.events.onScheduleChanged(this));
       return {};
@@ -267,7 +267,7 @@ export class AgentConnection {
       return {};
     }
     const shown = method.length <= METHOD_TEXT_MAX ? method : `${method.slice(0, METHOD_TEXT_MAX)}...`;
-    throw new StrataError('AGENT_METHOD_UNKNOWN', `the agent does not implement ${shown}: it only gathers metrics`, { method: shown });
+    throw new StrataError('AGENT_METHOD_UNKNOWN', `the agent does not implement ${shown}: it only gathers metrics and host information`, { method: shown });
   }
 
   private down(attempt: number): void {

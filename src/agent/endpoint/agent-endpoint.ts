@@ -16,11 +16,18 @@ import { addressGroup, AddressSlots } from './agent-endpoint-slots.js';
 import { AgentHub, type HubLogger } from './agent-hub.js';
 import type { SessionCounters } from './agent-methods.js';
 import { AgentSession } from './agent-session.js';
+import { HostInfoRequests } from './host-info-requests.js';
+import type { HostInfoSource } from '../../monitoring/agent-host-info.js';
 
 export type { AgentEndpointOptions, AgentEndpointStats, AgentListen } from './agent-endpoint-options.js';
 
 /** The logger of the endpoint (a pino Logger fits). */
 export type EndpointLogger = HubLogger;
+
+/** Where the endpoint offers its host info requests while it runs (the monitoring service's HostInfoBroker). */
+export interface HostInfoAttachment {
+  attach(source: HostInfoSource): () => void;
+}
 
 /** Where one TCP connection is: TLS handshake, waiting for its first bytes, before hello, handshaken, an update download, or closed. */
 type Phase = 'tls' | 'sniff' | 'hello' | 'session' | 'http' | 'closed';
@@ -70,19 +77,23 @@ export class AgentEndpoint {
   private readonly pending: AddressSlots;
   private readonly downloads: AddressSlots;
   private readonly tlsFailures: TlsFailureLog;
+  /** Host info requests to connected agents, asked by the monitoring API. */
+  readonly hostInfo: HostInfoRequests;
+  private detachHostInfo: (() => void) | undefined;
   private stopping: Promise<void> | undefined;
 
-  constructor(private readonly deps: { backend: AgentBackend; clock: Clock; logger: EndpointLogger; options: AgentEndpointOptions }) {
+  constructor(private readonly deps: { backend: AgentBackend; clock: Clock; logger: EndpointLogger; options: AgentEndpointOptions; hostInfo?: HostInfoAttachment }) {
     this.limits = endpointLimits(deps.options);
     this.pending = new AddressSlots(this.limits.pendingHandshakesMax, this.limits.pendingPerAddressMax);
     this.downloads = new AddressSlots(this.limits.downloadsMax, this.limits.downloadsPerAddressMax);
     this.tlsFailures = new TlsFailureLog(deps.logger);
     const { connectionsMax, tokenConnectionsMax } = this.limits;
     this.hub = new AgentHub({ backend: deps.backend, logger: deps.logger, connectionsMax, tokenConnectionsMax });
+    this.hostInfo = new HostInfoRequests(this.hub);
     this.http = deps.options.updates === undefined ? undefined : createUpdateHttpServer(deps.options.updates, { logger: deps.logger });
   }
 
-  /** Listens on every zone; resolves with the bound addresses (port 0 → the real port). The caller logs them. */
+  /** Listens on every zone, then offers host info requests to `hostInfo`; resolves with the bound addresses (port 0 → the real port). The caller logs them. */
   async start(): Promise<readonly AgentListen[]> {
     assert(this.stopping === undefined && this.listeners.length === 0, 'an agent endpoint starts once');
     this.hub.start();
@@ -93,6 +104,7 @@ export class AgentEndpoint {
       await this.stop();
       throw error;
     }
+    this.detachHostInfo = this.deps.hostInfo?.attach(this.hostInfo);
     return bound;
   }
 
@@ -247,6 +259,7 @@ export class AgentEndpoint {
   }
 
   private async shutdown(): Promise<void> {
+    this.detachHostInfo?.();
     const closed = this.listeners.map(
       (listener) =>
         new Promise<void>((resolve) => {

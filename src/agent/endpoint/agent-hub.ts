@@ -12,6 +12,8 @@ export interface HubMember {
   close(reason: string): void;
   /** Sends check_schedule.changed to the agent; resolves true once acknowledged, false when not (the member logs why). Never rejects. */
   scheduleChanged(): Promise<boolean>;
+  /** Sends a request to the agent and resolves with its result; rejects as RpcPeer.request does (AGENT_CONNECTION_CLOSED when the session is gone). */
+  request(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
 }
 
 /** The logger the hub uses (a pino Logger fits). */
@@ -147,6 +149,12 @@ export class AgentHub {
     } catch (error) {
       this.deps.logger.error({ tenant: entry.tenant, agentId: entry.agentId, connectionId, error: loggableError(error) }, 'agent disconnect not recorded');
     }
+  }
+
+  /** The registered sessions of a tenant's agent, oldest zone first; none when it is not connected. */
+  membersOf(tenant: string, agentId: string): HubMember[] {
+    const entry = this.agents.get(pairKey(tenant, agentId));
+    return entry === undefined ? [] : [...entry.members.values()].filter((member) => this.registrations.has(member));
   }
 
   /** The first entity bound to the session's agent, or null. */

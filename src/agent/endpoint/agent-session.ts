@@ -122,6 +122,12 @@ export class AgentSession implements HubMember {
     }
   }
 
+  /** Sends a request to the agent (host_info.get...); AGENT_CONNECTION_CLOSED once the session closed or before its hello. */
+  request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+    if (this.finished || this.handshaken === undefined) return Promise.reject(new StrataError('AGENT_CONNECTION_CLOSED', `cannot send ${method}: the agent session is closed`, { method }));
+    return this.peer.request(method, params, timeoutMs);
+  }
+
   /** Stops the timers and leaves the hub (reporting the disconnect) once. */
   private finish(error: StrataError | undefined): void {
     if (this.finished) return;

@@ -16,7 +16,7 @@ export const AGENT_TO_ENDPOINT_METHODS = [
   'bundle_upgrade.get_version',
 ] as const;
 /** Methods the endpoint calls on the agent. */
-export const ENDPOINT_TO_AGENT_METHODS = ['check_schedule.changed', 'upgrade.request'] as const;
+export const ENDPOINT_TO_AGENT_METHODS = ['check_schedule.changed', 'upgrade.request', 'host_info.get', 'host_info_types.get'] as const;
 /** A method the agent calls. */
 export type AgentMethod = (typeof AGENT_TO_ENDPOINT_METHODS)[number];
 /** A method the endpoint calls. */
@@ -131,4 +131,40 @@ export interface MetricsPostParams {
 export interface VersionResult {
   /** The newest published version of the channel, or null when none is published. */
   readonly version: string | null;
+}
+
+/** The host information types the agent reads and the API serves (the reference's list without nil, date and sysctl). */
+export const HOST_INFO_TYPES = ['cpus', 'disks', 'filesystems', 'memory', 'network_interfaces', 'processes', 'system', 'who'] as const;
+/** One host information type. */
+export type HostInfoType = (typeof HOST_INFO_TYPES)[number];
+/** The types whose information is one object (the others are lists). */
+export const HOST_INFO_OBJECT_TYPES: readonly HostInfoType[] = ['memory', 'system'];
+
+/** host_info.get params (endpoint → agent). */
+export interface HostInfoParams {
+  readonly type: HostInfoType;
+}
+
+/** How a list was cut to fit its bounds: `listed` items of `total` found. */
+export interface HostInfoTruncation {
+  readonly listed: number;
+  readonly total: number;
+}
+
+/**
+ * host_info.get result, the reference agent's `{error, metrics, timestamp}` (its HostInfo serialize) plus `truncated`:
+ * `metrics` is a list of objects, or one object for memory and system; `error` null unless the read failed.
+ */
+export interface HostInfoResult {
+  /** When the agent read it, ms (the agent's clock). */
+  readonly timestamp: number;
+  readonly metrics: readonly Readonly<Record<string, unknown>>[] | Readonly<Record<string, unknown>>;
+  readonly error: string | null;
+  /** Null unless the list was cut (at its item bound, or to fit a protocol line). */
+  readonly truncated: HostInfoTruncation | null;
+}
+
+/** host_info_types.get result. */
+export interface HostInfoTypesResult {
+  readonly types: readonly string[];
 }

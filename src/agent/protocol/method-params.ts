@@ -10,12 +10,20 @@ import {
   AGENT_POST_DIMENSIONS_MAX,
   AGENT_SCHEDULE_CHECKS_MAX,
 } from '../agent-limits.js';
+import { HOST_INFO_WIRE_ITEMS_MAX, HOST_INFO_WIRE_TYPES_MAX } from '../host-info/host-info-limits.js';
 import {
+  HOST_INFO_OBJECT_TYPES,
+  HOST_INFO_TYPES,
   WIRE_METRIC_TYPES,
   type AgentFeature,
   type HeartbeatParams,
   type HelloParams,
   type HelloResult,
+  type HostInfoParams,
+  type HostInfoResult,
+  type HostInfoTruncation,
+  type HostInfoType,
+  type HostInfoTypesResult,
   type MetricsPostParams,
   type ScheduledCheck,
   type ScheduleResult,
@@ -173,4 +181,50 @@ export function helloResult(result: unknown): HelloResult {
   const entityId = o.entity_id === undefined || o.entity_id === null ? null : stringAt(o.entity_id, 'entity_id', true);
   const channel = o.channel === undefined || o.channel === null ? CHANNEL_WHEN_MISSING : stringAt(o.channel, 'channel', true);
   return { heartbeat_interval: interval, entity_id: entityId, channel };
+}
+
+/** True for a host information type the agent reads. */
+export function isHostInfoType(value: unknown): value is HostInfoType {
+  return typeof value === 'string' && (HOST_INFO_TYPES as readonly string[]).includes(value);
+}
+
+/** host_info.get params the agent reads: `{type}`, one of HOST_INFO_TYPES (AGENT_PARAMS_INVALID naming `type` otherwise). */
+export function hostInfoParams(params: unknown): HostInfoParams {
+  const type = objectAt(params, 'params').type;
+  if (!isHostInfoType(type)) refuse('type', `must be one of ${HOST_INFO_TYPES.join(', ')}`);
+  return { type };
+}
+
+function truncationAt(value: unknown): HostInfoTruncation | null {
+  if (value === undefined || value === null) return null;
+  const o = objectAt(value, 'truncated');
+  const listed = safeIntegerAt(o.listed, 'truncated.listed');
+  const total = safeIntegerAt(o.total, 'truncated.total');
+  if (listed < 0 || total < listed) refuse('truncated', 'must have 0 <= listed <= total');
+  return { listed, total };
+}
+
+/** The metrics of a result: an object for memory and system, a list of objects otherwise; anything when the agent reported an error (then read as empty). */
+function hostMetricsAt(value: unknown, type: HostInfoType, failed: boolean): HostInfoResult['metrics'] {
+  const isObject = HOST_INFO_OBJECT_TYPES.includes(type);
+  if (failed && (isObject ? typeof value !== 'object' || value === null || Array.isArray(value) : !Array.isArray(value))) return isObject ? {} : [];
+  if (isObject) return objectAt(value, 'metrics');
+  return arrayAt(value, 'metrics', HOST_INFO_WIRE_ITEMS_MAX).map((item, index) => objectAt(item, `metrics[${index}]`));
+}
+
+/**
+ * The host_info.get result the endpoint reads for `type`: `{timestamp, metrics, error, truncated}` (the reference agent's
+ * shape; truncated may be left out). Item fields are not checked one by one: they go to the API client as the agent sent them.
+ */
+export function hostInfoResult(result: unknown, type: HostInfoType): HostInfoResult {
+  const o = objectAt(result, 'result');
+  const timestamp = safeIntegerAt(o.timestamp, 'timestamp');
+  const error = o.error === undefined || o.error === null ? null : stringAt(o.error, 'error');
+  return { timestamp, metrics: hostMetricsAt(o.metrics, type, error !== null), error, truncated: truncationAt(o.truncated) };
+}
+
+/** The host_info_types.get result the endpoint reads: `{types}`, at most HOST_INFO_WIRE_TYPES_MAX names. */
+export function hostInfoTypesResult(result: unknown): HostInfoTypesResult {
+  const types = arrayAt(objectAt(result, 'result').types, 'types', HOST_INFO_WIRE_TYPES_MAX);
+  return { types: types.map((type, index) => stringAt(type, `types[${index}]`, true)) };
 }

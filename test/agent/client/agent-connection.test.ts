@@ -1,13 +1,14 @@
 // Tests one agent connection against a real TLS endpoint on 127.0.0.1: trust, hello, heartbeats, reconnects, and what the endpoint may ask.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/core/clock.js';
+import { ManualClock, systemClock } from '../../../src/core/clock.js';
 import { StrataError } from '../../../src/core/errors.js';
 import { AGENT_LINE_BYTES_MAX } from '../../../src/agent/agent-limits.js';
 import { AgentConnection, type AgentConnectionOptions } from '../../../src/agent/client/agent-connection.js';
 import { systemScheduler } from '../../../src/agent/client/agent-deps.js';
+import { HostInfoReader } from '../../../src/agent/host-info/host-info-reader.js';
 import { loadAgentTls, renewServerCertificate, type AgentTlsMaterial } from '../../../src/agent/endpoint/agent-ca.js';
 import type { HelloParams, HelloResult } from '../../../src/agent/protocol/messages.js';
 import { recordingLogger, TestEndpoint, waitFor, type TestEndpointSettings } from './test-endpoint.js';
@@ -145,12 +146,12 @@ describe('AgentConnection', () => {
     expect(connection.servername).toBe('localhost');
   });
 
-  it('answers AGENT_METHOD_UNKNOWN to a method other than the two the endpoint may send, and keeps the connection', async () => {
+  it('answers AGENT_METHOD_UNKNOWN to a method other than the four the endpoint may send, and keeps the connection', async () => {
     const endpoint = await endpointWith();
     const { connection } = connectionTo(endpoint);
     await waitFor(() => connection.ready, 'the hello');
     const session = [...endpoint.sessions.values()][0];
-    for (const method of ['host_info.get', 'check.test', 'system.info', 'run.command']) {
+    for (const method of ['host_info.run', 'check.test', 'system.info', 'run.command']) {
       const error = await session?.request(method, { type: 'cpu' }).then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(StrataError);
       expect((error as StrataError).details).toMatchObject({ code: 400, type: 'AGENT_METHOD_UNKNOWN' });
@@ -158,6 +159,26 @@ describe('AgentConnection', () => {
     const beats = endpoint.of('heartbeat.post').length;
     await waitFor(() => endpoint.of('heartbeat.post').length > beats, 'a heartbeat after the refusals');
     expect(connection.status().hellos).toBe(1);
+  });
+
+  it('answers host_info_types.get and host_info.get from its reader, and refuses an unknown type with 400 keeping the connection', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'strata-agent-host-'));
+    try {
+      writeFileSync(join(root, 'meminfo'), 'MemTotal: 2048 kB\nMemFree: 1024 kB\n');
+      const endpoint = await endpointWith();
+      const { connection } = connectionTo(endpoint, { hostInfo: new HostInfoReader(new ManualClock(77), { procRoot: root }) });
+      await waitFor(() => connection.ready, 'the hello');
+      const session = [...endpoint.sessions.values()][0];
+      expect(await session?.request('host_info_types.get', {})).toEqual({ types: ['cpus', 'disks', 'filesystems', 'memory', 'network_interfaces', 'processes', 'system', 'who'] });
+      expect(await session?.request('host_info.get', { type: 'memory' })).toMatchObject({ timestamp: 77, metrics: { total: 2048 * 1024, free: 1024 * 1024 }, error: null, truncated: null });
+      expect(await session?.request('host_info.get', { type: 'cpus' })).toMatchObject({ timestamp: 77, metrics: [], error: expect.stringContaining('ENOENT') });
+      const error = await session?.request('host_info.get', { type: 'sysctl' }).then(() => undefined, (e: unknown) => e);
+      expect((error as StrataError).details).toMatchObject({ code: 400, type: 'AGENT_PARAMS_INVALID' });
+      expect(connection.ready).toBe(true);
+      expect(connection.status().hellos).toBe(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('answers check_schedule.changed and upgrade.request with {} and tells its owner', async () => {

@@ -16,6 +16,9 @@ class Member implements HubMember {
     this.pushes++;
     return Promise.resolve(this.acknowledges);
   }
+  request(): Promise<unknown> {
+    return Promise.resolve({});
+  }
 }
 
 /** Lets the hub's pushes (promise chains) run. */
@@ -151,5 +154,20 @@ describe('AgentHub', () => {
     backend.addCheck('t1', agentCheck('enWeb', 'chMem', 'agent.memory'));
     await settle();
     expect(member.pushes).toBe(0);
+  });
+
+  it('lists the registered sessions of a tenant\'s agent (host info asks one of them), none once they left', () => {
+    const h = hub();
+    const dfw = new Member();
+    const ord = new Member();
+    h.admit(dfw, A, fields('web-1', 'mzdfw'));
+    h.admit(ord, B, fields('web-1', 'mzord'));
+    expect(h.membersOf('t1', 'web-1')).toEqual([dfw, ord]);
+    expect(h.membersOf('t2', 'web-1')).toEqual([]);
+    expect(h.membersOf('t1', 'web-2')).toEqual([]);
+    h.remove(dfw);
+    expect(h.membersOf('t1', 'web-1')).toEqual([ord]);
+    h.remove(ord);
+    expect(h.membersOf('t1', 'web-1')).toEqual([]);
   });
 });

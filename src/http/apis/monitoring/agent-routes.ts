@@ -1,5 +1,6 @@
-// Owns the agent routes (operations 1 to 4) and the agent token collection.
+// Owns the agent routes (operations 1 to 4), the agents' live host info, and the agent token collection.
 import type { FastifyInstance } from 'fastify';
+import { HOST_INFO_TYPES, type HostInfoType } from '../../../agent/protocol/messages.js';
 import type { MonitoringService } from '../../../monitoring/monitoring-service.js';
 import { defineResource } from '../../route-table.js';
 import type { ServerContext } from '../../server-context.js';
@@ -10,7 +11,46 @@ import { PAGE_QUERY_SCHEMA, pageRequest, param, sendList, tenantOf, LIST_RESPONS
 import { pathParams } from './monitoring-params.js';
 import { agentTokenView, agentView, connectionView } from './monitoring-views.js';
 
-/** Registers /agents, /agents/:agentId, its connections, and /agent_tokens. */
+/** Path parameters of a host info read: the agent and one of HOST_INFO_TYPES (another type is the schema's 400). */
+function hostInfoParams(): ReturnType<typeof pathParams> {
+  const params = pathParams('agentId', 'type');
+  params.properties.type = { type: 'string', enum: [...HOST_INFO_TYPES], description: 'The kind of host information.' };
+  return params;
+}
+
+/**
+ * Registers the live host info reads: the agent must be the tenant's (404 otherwise, as operation 2), and is asked over
+ * its connection (400 MONITORING_AGENT_NOT_CONNECTED without one, 503 AGENT_REQUEST_TIMEOUT without an answer in time).
+ */
+function registerHostInfoRoutes(app: FastifyInstance, monitoring: MonitoringService): void {
+  const { agents, hostInfo } = monitoring;
+  defineResource(app, '/:tenant/agents/:agentId/host_info_types', {
+    GET: {
+      rules: READ_RULES,
+      schema: { summary: 'The host info types a connected agent reads', params: pathParams('agentId') },
+      handler: async (request, reply) => {
+        const tenant = tenantOf(request);
+        const agentId = param(request, 'agentId');
+        agents.agent(tenant, agentId);
+        return sendJson(reply, await hostInfo.types(tenant, agentId, monitoring.clock.now()));
+      },
+    },
+  });
+  defineResource(app, '/:tenant/agents/:agentId/host_info/:type', {
+    GET: {
+      rules: READ_RULES,
+      schema: { summary: 'Live host info of a connected agent (cpus, disks, filesystems, memory, network_interfaces, processes, system, who)', params: hostInfoParams() },
+      handler: async (request, reply) => {
+        const tenant = tenantOf(request);
+        const agentId = param(request, 'agentId');
+        agents.agent(tenant, agentId);
+        return sendJson(reply, await hostInfo.get(tenant, agentId, param(request, 'type') as HostInfoType));
+      },
+    },
+  });
+}
+
+/** Registers /agents, /agents/:agentId, its connections, its host info, and /agent_tokens. */
 export function registerAgentRoutes(app: FastifyInstance, context: ServerContext, monitoring: MonitoringService): void {
   const agents = monitoring.agents;
   defineResource(app, '/:tenant/agents', {
@@ -48,6 +88,7 @@ export function registerAgentRoutes(app: FastifyInstance, context: ServerContext
         sendJson(reply, connectionView(agents.connection(tenantOf(request), param(request, 'agentId'), param(request, 'connectionId')))),
     },
   });
+  registerHostInfoRoutes(app, monitoring);
   defineCrud(app, context, {
     path: '/agent_tokens',
     idParam: 'tokenId',
