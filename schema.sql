@@ -418,6 +418,10 @@ CREATE TABLE IF NOT EXISTS mon_suppression (
   updated_ms  INTEGER NOT NULL,
   PRIMARY KEY (tenant, id)
 ) STRICT, WITHOUT ROWID;
+-- By end time: the account limit counts a tenant's suppressions not yet ended (end_time > now),
+-- and the upkeep deletes those ended before the history retention, earliest first.
+CREATE INDEX IF NOT EXISTS mon_suppression_end ON mon_suppression (tenant, json_extract(doc, '$.end_time'));
+CREATE INDEX IF NOT EXISTS mon_suppression_ended ON mon_suppression (json_extract(doc, '$.end_time'));
 
 -- Suppression logs (issue 19): one row per notification a suppression stopped, written in the
 -- transaction that records the alarm change, read as a time series ordered by (timestamp_ms, id).

@@ -78,27 +78,31 @@ export interface AccountLimitsDeps {
 /**
  * The account limits of every tenant (one configuration for the server) and their usage. The
  * limits count the account's own objects: its default notification and plan do not count, and the
- * per-entity limits (CHECKS_PER_ENTITY_MAX, ALARMS_PER_ENTITY_MAX) hold besides these.
+ * per-entity limits (CHECKS_PER_ENTITY_MAX, ALARMS_PER_ENTITY_MAX) hold besides these. Suppressions
+ * count while not ended (end_time after now): an ended one holds no place until it is pruned.
  */
 export class AccountLimits {
   /** The limits in force. */
   readonly resources: ResourceLimits;
   private readonly usageStore: AccountUsageStore;
+  private readonly clock: Clock;
 
   constructor(deps: AccountLimitsDeps) {
     this.resources = resolveResourceLimits(deps.limits);
     this.usageStore = new AccountUsageStore(deps.store.db);
+    this.clock = deps.clock;
   }
 
-  /** How many objects of each kind the tenant holds. */
+  /** How many objects of each kind the tenant holds (suppressions: those not ended yet). */
   usage(tenant: string): ResourceLimits {
-    const entries = LIMITED_RESOURCES.map((resource) => [resource, this.usageStore.count(tenant, resource)] as const);
+    const nowMs = this.clock.now();
+    const entries = LIMITED_RESOURCES.map((resource) => [resource, this.usageStore.count(tenant, resource, nowMs)] as const);
     return Object.fromEntries(entries) as Record<LimitedResource, number>;
   }
 
   /** Throws MONITORING_LIMIT_REACHED when the tenant holds its limit of `resource` already; call inside the create's transaction. */
   ensureRoom(tenant: string, resource: LimitedResource): void {
     const limit = this.resources[resource];
-    if (this.usageStore.count(tenant, resource) >= limit) throw limitReached(KIND_NAMES[resource], limit);
+    if (this.usageStore.count(tenant, resource, this.clock.now()) >= limit) throw limitReached(KIND_NAMES[resource], limit);
   }
 }

@@ -53,6 +53,11 @@ export function windowOf(doc: SuppressionDoc): SuppressionWindow {
   return { startMs: doc.start_time, endMs: doc.end_time, recurrence: doc.recurrence === null ? null : compileRecurrence(doc.recurrence) };
 }
 
+/** How many target items a document names, its four lists together (what SUPPRESSION_TARGET_ENTRIES_MAX counts per tenant). */
+export function targetEntriesOf(doc: SuppressionDoc): number {
+  return SUPPRESSION_TARGET_KEYS.reduce((sum, key) => sum + doc[key].length, 0);
+}
+
 /** The rules every complete document keeps: a target, end after start, and a recurrence that occurs in the window. */
 function checkDoc(doc: SuppressionDoc): SuppressionDoc {
   if (SUPPRESSION_TARGET_KEYS.every((key) => doc[key].length === 0)) {

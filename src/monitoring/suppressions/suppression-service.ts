@@ -3,14 +3,19 @@ import type { Clock } from '../../core/clock.js';
 import type { AccountLimits } from '../account/account-limits.js';
 import type { StoredDoc } from '../doc-store.js';
 import { newId, newUuid } from '../ids.js';
-import { notFound } from '../monitoring-errors.js';
-import { SUPPRESSION_CACHE_TENANTS_MAX, SUPPRESSION_LOG_WINDOW_MS_DEFAULT } from '../monitoring-limits.js';
+import { limitReached, notFound } from '../monitoring-errors.js';
+import {
+  SUPPRESSION_CACHE_KEYS_MAX,
+  SUPPRESSION_CACHE_TENANTS_MAX,
+  SUPPRESSION_LOG_WINDOW_MS_DEFAULT,
+  SUPPRESSION_TARGET_ENTRIES_MAX,
+} from '../monitoring-limits.js';
 import type { MonitoringStore } from '../monitoring-store.js';
 import { pageOf, type Page, type PageRequest } from '../paging.js';
 import type { SuppressionCreate, SuppressionUpdate } from '../schemas/suppression-schema.js';
 import { resolveWindow, type TimeSeriesRequest, type TimeWindow } from '../time-series.js';
-import { SuppressionCache, type SuppressionTarget } from './suppression-cache.js';
-import { createSuppressionDoc, updateSuppressionDoc, type SuppressionDoc } from './suppression-rules.js';
+import { SuppressionCache, type SuppressionTarget, type TenantSuppressions } from './suppression-cache.js';
+import { createSuppressionDoc, targetEntriesOf, updateSuppressionDoc, type SuppressionDoc } from './suppression-rules.js';
 import { SuppressionStore, type SuppressionLogRow } from './suppression-store.js';
 
 export type { SuppressionTarget } from './suppression-cache.js';
@@ -39,11 +44,15 @@ export interface SuppressionServiceDeps {
 
 /** The name of the kind in errors (Object "Suppression" with key ... does not exist). */
 const KIND = 'Suppression';
+/** The name of the per-tenant bound on target items in MONITORING_LIMIT_REACHED (details.type). */
+const TARGET_KIND = 'SuppressionTarget';
 
 /**
  * Suppressions of every tenant. Reads of who is covered go through an in-memory index of each
- * recently used tenant's suppressions (SuppressionCache), dropped whenever one of them changes, so
- * an alarm change or a page of records costs no query once the tenant is loaded.
+ * recently used tenant's suppressions (SuppressionCache), updated in place by every committed
+ * change, so an alarm change or a page of records costs no query once the tenant is loaded. The
+ * index's size is bounded per tenant (SUPPRESSION_TARGET_ENTRIES_MAX target items, checked in the
+ * create and update transactions) and over the cache (SUPPRESSION_CACHE_KEYS_MAX).
  */
 export class SuppressionService {
   private readonly rows: SuppressionStore;
@@ -51,28 +60,49 @@ export class SuppressionService {
 
   constructor(private readonly deps: SuppressionServiceDeps) {
     this.rows = new SuppressionStore(deps.store.db);
-    this.cache = new SuppressionCache((tenant) => this.rows.all(tenant), SUPPRESSION_CACHE_TENANTS_MAX);
+    this.cache = new SuppressionCache((tenant) => this.rows.all(tenant), SUPPRESSION_CACHE_TENANTS_MAX, SUPPRESSION_CACHE_KEYS_MAX);
   }
 
-  /** Runs `work` in one transaction, then drops the tenant's index whatever happened. */
-  private change<T>(tenant: string, work: () => T): T {
-    try {
-      return this.deps.store.transaction(work);
-    } finally {
-      this.cache.invalidate(tenant);
-    }
+  /**
+   * Runs `work` in one transaction, then applies what it committed to the tenant's index (a
+   * transaction that threw changed nothing, so the index stays right).
+   */
+  private change<T>(tenant: string, work: () => T, apply: (index: TenantSuppressions, result: T) => void): T {
+    const result = this.deps.store.transaction(work);
+    this.cache.update(tenant, (index) => apply(index, result));
+    return result;
   }
 
-  /** Creates a suppression from a body its schema admitted (MONITORING_LIMIT_REACHED past the account limit); returns its id. */
+  /**
+   * MONITORING_LIMIT_REACHED (type SuppressionTarget) when `added` more target items would take the
+   * tenant's stored suppressions past SUPPRESSION_TARGET_ENTRIES_MAX. The running total is the
+   * tenant's index (loaded from the table if absent, then kept in step with every change); a change
+   * that adds none is never refused. Call it before the transaction writes to mon_suppression, so a
+   * load it causes reads only committed rows.
+   */
+  private ensureTargetRoom(tenant: string, added: number): void {
+    if (added <= 0) return;
+    if (this.cache.of(tenant).entries + added > SUPPRESSION_TARGET_ENTRIES_MAX) throw limitReached(TARGET_KIND, SUPPRESSION_TARGET_ENTRIES_MAX);
+  }
+
+  /**
+   * Creates a suppression from a body its schema admitted; returns its id. MONITORING_LIMIT_REACHED
+   * past the account limit (suppressions not ended) or past the tenant's target items.
+   */
   create(tenant: string, body: SuppressionCreate): string {
     const nowMs = this.deps.clock.now();
     const doc = createSuppressionDoc(body, nowMs);
-    return this.change(tenant, () => {
-      this.deps.limits.ensureRoom(tenant, 'suppressions');
-      const id = newId('suppression');
-      this.rows.insert(tenant, id, doc, nowMs);
-      return id;
-    });
+    return this.change(
+      tenant,
+      () => {
+        this.deps.limits.ensureRoom(tenant, 'suppressions');
+        this.ensureTargetRoom(tenant, targetEntriesOf(doc));
+        const id = newId('suppression');
+        this.rows.insert(tenant, id, doc, nowMs);
+        return id;
+      },
+      (index, id) => index.put(id, doc),
+    );
   }
 
   /** One suppression, or MONITORING_OBJECT_NOT_FOUND. */
@@ -87,23 +117,56 @@ export class SuppressionService {
     return pageOf(this.rows.page(tenant, page.marker ?? '', page.limit + 1), page.limit, (row) => row.id);
   }
 
-  /** Updates a suppression (suppression-rules.ts: once started only end_time may change). */
+  /**
+   * Updates a suppression (suppression-rules.ts: once started only end_time may change). An
+   * update that makes an ended suppression end in the future again takes a place of the account
+   * limit, and one that adds target items must fit the tenant's bound (MONITORING_LIMIT_REACHED).
+   */
   update(tenant: string, id: string, body: SuppressionUpdate): void {
     const nowMs = this.deps.clock.now();
-    this.change(tenant, () => {
-      const doc = updateSuppressionDoc(this.suppression(tenant, id).doc, body, nowMs);
-      if (!this.rows.update(tenant, id, doc, nowMs)) throw notFound(KIND, id);
-    });
+    this.change(
+      tenant,
+      () => {
+        const stored = this.suppression(tenant, id).doc;
+        const doc = updateSuppressionDoc(stored, body, nowMs);
+        if (stored.end_time <= nowMs && doc.end_time > nowMs) this.deps.limits.ensureRoom(tenant, 'suppressions');
+        this.ensureTargetRoom(tenant, targetEntriesOf(doc) - targetEntriesOf(stored));
+        if (!this.rows.update(tenant, id, doc, nowMs)) throw notFound(KIND, id);
+        return doc;
+      },
+      (index, doc) => index.put(id, doc),
+    );
   }
 
   /** Deletes a suppression at any time; an active one ends at once. */
   remove(tenant: string, id: string): void {
-    this.change(tenant, () => {
-      if (!this.rows.remove(tenant, id)) throw notFound(KIND, id);
-    });
+    this.change(
+      tenant,
+      () => {
+        if (!this.rows.remove(tenant, id)) throw notFound(KIND, id);
+      },
+      (index) => index.drop(id),
+    );
   }
 
-  /** How many suppressions the tenant holds (its usage of the account limit). */
+  /**
+   * Deletes up to `max` suppressions of every tenant whose end_time is before `beforeMs`, the
+   * earliest ended first (the upkeep's bounded step, with the history retention's cut); returns how
+   * many. Log entries and history records keep the ids of the suppressions deleted.
+   */
+  pruneEnded(beforeMs: number, max: number): number {
+    if (!(max > 0)) return 0;
+    const pruned = this.rows.pruneEnded(beforeMs, Math.floor(max));
+    for (const { tenant, id } of pruned) this.cache.update(tenant, (index) => index.drop(id));
+    return pruned.length;
+  }
+
+  /** How many target items the tenant's stored suppressions name together (its usage of SUPPRESSION_TARGET_ENTRIES_MAX). */
+  targetEntries(tenant: string): number {
+    return this.cache.of(tenant).entries;
+  }
+
+  /** How many suppressions the tenant stores, ended ones included (the account limit counts only those not ended: AccountLimits). */
   count(tenant: string): number {
     return this.rows.count(tenant);
   }

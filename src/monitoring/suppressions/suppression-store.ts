@@ -1,4 +1,4 @@
-// Owns the SQL of suppressions (mon_suppression) and suppression logs (mon_suppression_log, a time series per tenant).
+// Owns the SQL of suppressions (mon_suppression, ended ones pruned) and suppression logs (mon_suppression_log, a time series per tenant).
 import type Database from 'better-sqlite3';
 import type { StoredDoc } from '../doc-store.js';
 import type { SuppressionDoc } from './suppression-rules.js';
@@ -77,8 +77,21 @@ export const LOG_PAGE_SQL = `SELECT ${LOG_COLUMNS} FROM mon_suppression_log WHER
  */
 export const PRUNE_LOGS_SQL =
   'DELETE FROM mon_suppression_log WHERE (tenant, id) IN (SELECT tenant, id FROM mon_suppression_log WHERE timestamp_ms < ? ORDER BY timestamp_ms LIMIT ?)';
+/**
+ * The `max` suppressions of every tenant that ended earliest, among those that ended before a
+ * time, answering which (tenant, id) went. The end is spelled json_extract(doc, '$.end_time')
+ * exactly as an index over it must be. Exported so a test can ask SQLite for its plan.
+ */
+export const PRUNE_ENDED_SQL =
+  "DELETE FROM mon_suppression WHERE (tenant, id) IN (SELECT tenant, id FROM mon_suppression WHERE json_extract(doc, '$.end_time') < ? ORDER BY json_extract(doc, '$.end_time') LIMIT ?) RETURNING tenant, id";
 
-/** Prepared statements over mon_suppression and mon_suppression_log; every statement but the prune filters by tenant first. */
+/** A suppression the prune deleted. */
+export interface PrunedSuppression {
+  readonly tenant: string;
+  readonly id: string;
+}
+
+/** Prepared statements over mon_suppression and mon_suppression_log; every statement but the two prunes filters by tenant first. */
 export class SuppressionStore {
   private readonly s;
 
@@ -95,6 +108,7 @@ export class SuppressionStore {
       oneLog: db.prepare<[string, string], RawLog>(`SELECT ${LOG_COLUMNS} FROM mon_suppression_log WHERE tenant = ? AND id = ?`),
       logPage: db.prepare<[string, number, number, number, number, string, number], RawLog>(LOG_PAGE_SQL),
       prune: db.prepare(PRUNE_LOGS_SQL),
+      pruneEnded: db.prepare<[number, number], PrunedSuppression>(PRUNE_ENDED_SQL),
     };
   }
 
@@ -129,7 +143,7 @@ export class SuppressionStore {
     return this.s.all.all(tenant).map(toStored);
   }
 
-  /** How many suppressions the tenant holds. */
+  /** How many suppressions the tenant stores (ended ones included). */
   count(tenant: string): number {
     return (this.s.count.get(tenant) as { n: number }).n;
   }
@@ -157,5 +171,10 @@ export class SuppressionStore {
   /** Deletes up to `max` log entries (every tenant) older than `beforeMs`, oldest first; returns how many. */
   pruneLogs(beforeMs: number, max: number): number {
     return this.s.prune.run(beforeMs, max).changes;
+  }
+
+  /** Deletes up to `max` suppressions (every tenant) that ended before `beforeMs`, earliest end first; returns which. */
+  pruneEnded(beforeMs: number, max: number): PrunedSuppression[] {
+    return this.s.pruneEnded.all(beforeMs, max);
   }
 }

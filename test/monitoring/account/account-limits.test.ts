@@ -26,9 +26,9 @@ function thrown(work: () => unknown): unknown {
   throw new Error('expected a throw');
 }
 
-/** Inserts a suppression row as the suppression service stores one (its service is another part's; the count reads the table). */
-function insertSuppression(m: MonitoringService, tenant: string, id: string): void {
-  m.store.db.prepare('INSERT INTO mon_suppression (tenant, id, doc, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?)').run(tenant, id, '{}', 0, 0);
+/** Inserts a suppression row as the suppression service stores one, ending at `endMs` (the count reads the table; it counts those not ended). */
+function insertSuppression(m: MonitoringService, tenant: string, id: string, endMs = clock.now() + 3_600_000): void {
+  m.store.db.prepare('INSERT INTO mon_suppression (tenant, id, doc, created_ms, updated_ms) VALUES (?, ?, ?, ?, ?)').run(tenant, id, JSON.stringify({ end_time: endMs }), 0, 0);
 }
 
 describe('account limits', () => {
@@ -95,6 +95,20 @@ describe('account limits', () => {
     m.notifications.deleteNotification('t1', n2);
     m.notifications.createNotification('t1', { label: 'again', type: 'managed' });
     expect(m.limits.usage('t1')).toEqual({ entities: 2, checks: 3, alarms: 2, notifications: 2, notification_plans: 1, suppressions: 1 });
+  });
+
+  it('counts a suppression only until its end_time (exclusive): an ended one holds no place', () => {
+    const m = open({ suppressions: 2 });
+    const now = clock.now();
+    insertSuppression(m, 't1', 'spEnded', now - 1);
+    insertSuppression(m, 't1', 'spEndsNow', now);
+    insertSuppression(m, 't1', 'spLater', now + 1);
+    insertSuppression(m, 't2', 'spTheirs');
+    expect(m.limits.usage('t1').suppressions).toBe(1);
+    m.limits.ensureRoom('t1', 'suppressions');
+    insertSuppression(m, 't1', 'spLater2', now + 2);
+    expect(m.limits.usage('t1').suppressions).toBe(2);
+    expect(thrown(() => m.limits.ensureRoom('t1', 'suppressions'))).toMatchObject({ code: 'MONITORING_LIMIT_REACHED', details: { type: 'Suppression', limit: 2 } });
   });
 
   it('keeps the per-entity check bound besides the account limit', () => {

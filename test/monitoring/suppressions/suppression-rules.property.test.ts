@@ -145,7 +145,7 @@ describe('suppression rules', () => {
         if (body.label !== undefined && body.label !== 'maint') changes.push('label');
         if (body.start_time !== undefined && body.start_time !== before.start_time) changes.push('start_time');
         if (body.entities !== undefined && !(body.entities !== null && new Set(body.entities).size === 2)) changes.push('entities');
-        if (body.alarms !== undefined && body.alarms.length === 0) changes.push('alarms');
+        if (body.alarms?.length === 0) changes.push('alarms');
         if (body.recurrence !== undefined && body.recurrence !== null) changes.push('recurrence');
         const end = body.end_time === undefined ? before.end_time : body.end_time === 0 ? NOW : body.end_time < NOW - SUPPRESSION_PAST_GRACE_MS ? undefined : Math.max(body.end_time, NOW);
         const key = keyOf(() => updateSuppressionDoc(before, body, NOW));

@@ -1,6 +1,7 @@
 // Checks /suppressions and /suppression_logs over real HTTP on 127.0.0.1: CRUD, validation naming the field, roles and tenants, record ids on reads, the log time series, and the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/core/clock.js';
+import { SUPPRESSION_TARGET_ENTRIES_MAX, SUPPRESSION_TARGETS_MAX } from '../../../../src/monitoring/monitoring-limits.js';
 import { SUPPRESSION_CREATE_SCHEMA, SUPPRESSION_UPDATE_SCHEMA } from '../../../../src/monitoring/schemas/suppression-schema.js';
 import { call, startHarness, type Harness } from '../../harness.js';
 import { base, create, createTree, expectFault } from '../../../integration/monitoring-client.js';
@@ -199,6 +200,30 @@ describe('suppression routes over HTTP', () => {
       expect((await call(h, 'PUT', `${b}/suppressions/${future}`, { token: alice, json: example })).status, JSON.stringify(example)).toBe(204);
     }
     for (const id of created) expect((await call(h, 'DELETE', `${b}/suppressions/${id}`, { token: alice })).status).toBe(204);
+  });
+
+  it('refuses a create past the tenant\'s target items with 400 limitReached (type SuppressionTarget); an ended suppression leaves the account limit in GET /limits', async () => {
+    const ids = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    // Tenant t2 (bob), which the other tests leave empty.
+    const t2 = base('t2');
+    const created: string[] = [];
+    for (let left = SUPPRESSION_TARGET_ENTRIES_MAX, k = 0; left > 0; k++) {
+      const n = Math.min(SUPPRESSION_TARGETS_MAX, left);
+      created.push(await create(h, bob, `${t2}/suppressions`, { end_time: clock.now() + HOUR_MS, entities: ids(`enT${k}x`, n) }));
+      left -= n;
+    }
+    const refused = await call(h, 'POST', `${t2}/suppressions`, { token: bob, json: { end_time: clock.now() + HOUR_MS, notification_plans: ['npOne'] } });
+    expectFault(refused, 400, 'limitReached');
+    expect(refused.json.details).toMatchObject({ type: 'SuppressionTarget', limit: SUPPRESSION_TARGET_ENTRIES_MAX });
+    const usage = async (): Promise<number> => (await call(h, 'GET', `${t2}/limits`, { token: bob })).json.resource_usage.suppressions as number;
+    expect(await usage()).toBe(created.length);
+    clock.advance(MINUTE_MS);
+    expect((await call(h, 'PUT', `${t2}/suppressions/${created[0] as string}`, { token: bob, json: { end_time: 0 } })).status).toBe(204);
+    expect(await usage()).toBe(created.length - 1);
+    for (const id of created) expect((await call(h, 'DELETE', `${t2}/suppressions/${id}`, { token: bob })).status).toBe(204);
+    // Deleting makes room again.
+    const again = await create(h, bob, `${t2}/suppressions`, { end_time: clock.now() + HOUR_MS, notification_plans: ['npOne'] });
+    expect((await call(h, 'DELETE', `${t2}/suppressions/${again}`, { token: bob })).status).toBe(204);
   });
 
   it('documents every suppression route in /openapi.json', async () => {
