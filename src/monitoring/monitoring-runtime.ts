@@ -13,7 +13,7 @@ import { Deliverer, type DeliveryNotification, type DeliveryStats } from './deli
 import { resolveDeliveryConfig, type DeliveryConfig } from './delivery/delivery-config.js';
 import { Outbox } from './delivery/outbox.js';
 import { TestNotifications } from './delivery/test-notification.js';
-import { RetentionUpkeep, type PruneTask } from './history/retention-upkeep.js';
+import { RetentionUpkeep, retentionTasks } from './history/retention-upkeep.js';
 import { CHECK_CONCURRENCY_DEFAULT, CHECK_CONCURRENCY_MAX } from './monitoring-limits.js';
 import type { MonitoringService } from './monitoring-service.js';
 import { AddressGuard } from './probes/address-guard.js';
@@ -41,6 +41,8 @@ export interface RuntimeOptions {
   readonly scheduler?: Pick<CheckSchedulerOptions, 'queueMax' | 'promptFirstRun' | 'onRun'>;
   /** The probes by check type (defaultProbes()); tests pass their own. */
   readonly probes?: ProbeRegistry;
+  /** Time between two retention upkeep steps (OUTBOX_PRUNE_INTERVAL_MS); tests pass a short one. */
+  readonly upkeepIntervalMs?: number;
 }
 
 /** What the runtime is built from. */
@@ -65,19 +67,6 @@ export interface RuntimeStats {
   readonly alarms: AlarmRuntimeStats;
   /** Undefined when the outbox cannot be read (the monitoring file closed). */
   readonly delivery: DeliveryStats | undefined;
-}
-
-/**
- * What the retention upkeep prunes: the notification history and the suppression logs for the
- * history retention, the audit trail for its own (finished outbox rows are the deliverer's upkeep,
- * kept as long as the history).
- */
-function retentionTasks(monitoring: MonitoringService): PruneTask[] {
-  return [
-    { name: 'notification history', retentionMs: monitoring.history.retentionMs, prune: (beforeMs, max) => monitoring.history.prune(beforeMs, max) },
-    { name: 'suppression logs', retentionMs: monitoring.history.retentionMs, prune: (beforeMs, max) => monitoring.suppressions.pruneLogs(beforeMs, max) },
-    { name: 'audits', retentionMs: monitoring.audits.retentionMs, prune: (beforeMs, max) => monitoring.audits.prune(beforeMs, max) },
-  ];
 }
 
 /** The zones this process runs: the ones asked for, each configured, or all configured ones. */
@@ -161,7 +150,7 @@ export class MonitoringRuntime {
       account: (tenant) => monitoring.account.deliveryAccount(tenant),
       stop: this.stopController.signal,
     });
-    this.upkeep = new RetentionUpkeep({ tasks: retentionTasks(monitoring), clock, logger });
+    this.upkeep = new RetentionUpkeep({ tasks: retentionTasks(monitoring), clock, logger, ...(options.upkeepIntervalMs !== undefined ? { intervalMs: options.upkeepIntervalMs } : {}) });
     this.alarms = new AlarmRuntime({ monitoring, outbox: this.outbox, wakeDelivery: () => this.delivery.wake(), clock, logger, zones });
     this.sink = new ResultSink({ engine: deps.engine, monitoring, alarms: this.alarms, logger });
     this.scheduler = new CheckScheduler({

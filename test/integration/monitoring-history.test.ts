@@ -1,4 +1,4 @@
-// End to end over real HTTP: a check against a loopback target flipped up and down, a webhook receiver that accepts on one path and fails on another; the notification history shows every attempt, a suppression's record, and test notifications answer their one attempt.
+// End to end over real HTTP: a check against a loopback target flipped up and down, a webhook receiver that accepts on one path and fails on another; the notification history shows every attempt (a list page the latest ones, saying when it cut), its one check id, a suppression's record, and test notifications answer their one attempt (the account's webhook token only for a saved notification).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,7 @@ import { createServer, type StrataServer } from '../../src/http/server.js';
 import { openIdentity } from '../../src/identity/identity-service.js';
 import { REDACTED_SECRET } from '../../src/monitoring/detail-secrets.js';
 import { TEST_EVENT_STATUS } from '../../src/monitoring/delivery/test-notification.js';
+import { DELIVERY_ATTEMPTS_SHOWN_MAX, NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX, NOTIFICATION_HISTORY_LIST_LIMIT_MAX } from '../../src/monitoring/monitoring-limits.js';
 import { openMonitoring } from '../../src/monitoring/monitoring-service.js';
 import { openStore } from '../../src/store.js';
 import { call } from '../http/harness.js';
@@ -43,15 +44,16 @@ class Target {
   }
 }
 
-/** A webhook receiver answering 200 on /ok and 503 on /fail, recording each request's path and JSON body. */
-async function startReceiver(): Promise<{ url: string; received: { path: string; body: any }[]; close(): Promise<void> }> {
-  const received: { path: string; body: any }[] = [];
+/** A webhook receiver answering 200 on /ok and 503 on /fail, recording each request's path, webhook token header and JSON body. */
+async function startReceiver(): Promise<{ url: string; received: { path: string; token: string | undefined; body: any }[]; close(): Promise<void> }> {
+  const received: { path: string; token: string | undefined; body: any }[] = [];
   const server = createHttpServer((request, response) => {
     let text = '';
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (text += chunk));
     request.on('end', () => {
-      received.push({ path: request.url ?? '', body: JSON.parse(text) });
+      const token = request.headers['x-rax-webhook-token'];
+      received.push({ path: request.url ?? '', token: Array.isArray(token) ? token.join(',') : token, body: JSON.parse(text) });
       response.writeHead(request.url === '/fail' ? 503 : 200).end();
     });
   });
@@ -189,6 +191,7 @@ describe('notification history', () => {
     const host = new URL(receiver.url).host;
     expect(ok).toMatchObject({ notification_id: t.ok, notification_type: 'webhook', notification_details: { url: REDACTED_SECRET }, target: host, suppressed: false, in_progress: false, success: true, message: 'Success: webhook answered 200' });
     expect(ok.attempts).toEqual([{ attempt: 1, outcome: 'delivered', message: 'webhook answered 200', started_at: expect.any(Number), duration_ms: expect.any(Number), transaction_id: expect.any(String) }]);
+    expect([ok.attempt_count, ok.attempts_truncated, fail.attempt_count, fail.attempts_truncated]).toEqual([1, false, ATTEMPTS_MAX, false]);
     expect(fail).toMatchObject({ notification_id: t.fail, target: host, in_progress: false, success: false, message: `Notification failed after ${ATTEMPTS_MAX} attempts: webhook answered 503` });
     // Every attempt, in order, each its own transaction, as the receiver saw them.
     expect(fail.attempts.map((a: any) => [a.attempt, a.outcome, a.message])).toEqual([
@@ -209,6 +212,49 @@ describe('notification history', () => {
     expect(JSON.stringify(listed)).not.toContain(`${receiver.url}/`);
   });
 
+  it('lists the latest attempts of a retried delivery and says the rest were cut; the item shows them all', async () => {
+    const t = await tree('history-retried');
+    const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history/${t.check}`;
+    await reach(t, 'OK');
+    await target.down();
+    await reach(t, 'CRITICAL');
+    await target.up();
+    const failOf = async (url: string) => (await call(h, 'GET', url, { token: tokens.alice })).json;
+    const dead = async (id: string, attempts: number) => until(`${attempts} attempts`, async () => {
+      const delivery = (await call(h, 'GET', `${b}/deliveries/${id}`, { token: tokens.alice })).json;
+      return delivery.status === 'dead' && delivery.attempt_count === attempts ? delivery : undefined;
+    });
+    const first = await until('the failing delivery', async () => (await failOf(path)).values[0]?.notification_results.find((r: any) => r.notification_id === t.fail));
+    await dead(first.delivery_id, ATTEMPTS_MAX);
+    // Each manual retry gives ATTEMPTS_MAX more attempts: past NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX in all.
+    const rounds = Math.ceil((NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX + 1) / ATTEMPTS_MAX);
+    for (let round = 2; round <= rounds; round++) {
+      expect((await call(h, 'POST', `${b}/deliveries/${first.delivery_id}/retry`, { token: tokens.alice })).status).toBe(204);
+      await dead(first.delivery_id, round * ATTEMPTS_MAX);
+    }
+    const total = rounds * ATTEMPTS_MAX;
+    const listed = (await failOf(path)).values[0];
+    const cut = listed.notification_results.find((r: any) => r.notification_id === t.fail);
+    expect([cut.attempt_count, cut.attempts_truncated, cut.attempts.length]).toEqual([total, true, NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX]);
+    expect(cut.attempts.map((a: any) => a.attempt)).toEqual(Array.from({ length: NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX }, (_, i) => total - NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX + 1 + i));
+    const full = (await failOf(`${path}/${listed.id}`)).notification_results.find((r: any) => r.notification_id === t.fail);
+    expect(total).toBeLessThanOrEqual(DELIVERY_ATTEMPTS_SHOWN_MAX);
+    expect([full.attempt_count, full.attempts_truncated, full.attempts.map((a: any) => a.attempt)]).toEqual([total, false, Array.from({ length: total }, (_, i) => i + 1)]);
+  });
+
+  it("lists one check id per alarm: the alarm's check cannot change", async () => {
+    const t = await tree('history-check-ids');
+    const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history`;
+    await reach(t, 'OK');
+    await target.down();
+    await reach(t, 'CRITICAL');
+    await target.up();
+    const other = await create(h, tokens.alice, `${b}/entities/${t.entity}/checks`, { label: 'other', type: 'remote.http', details: { url: `http://127.0.0.1:${target.port}/`, method: 'GET' }, monitoring_zones_poll: ['mzdfw'], target_alias: 'web', period: 30, timeout: 5 });
+    expectFault(await call(h, 'PUT', `${b}/entities/${t.entity}/alarms/${t.alarm}`, { token: tokens.alice, json: { check_id: other } }), 400, 'badRequest');
+    await reach(t, 'OK');
+    expect((await call(h, 'GET', path, { token: tokens.alice })).json).toEqual({ check_ids: [t.check] });
+  });
+
   it('pages the time series, keeping the window in next_href, and answers 404 and 400 in the monitoring shape', async () => {
     const t = await tree('history-2');
     const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history`;
@@ -225,6 +271,9 @@ describe('notification history', () => {
     const second = await call(h, 'GET', next.pathname + next.search, { token: tokens.alice });
     expect(second.json.values.map((v: any) => [v.state, v.previous_state, v.status])).toEqual([['OK', 'CRITICAL', 'site is up']]);
     expect(second.json.metadata).toMatchObject({ count: 1, next_marker: null, next_href: null });
+    // The history's own page bound: NOTIFICATION_HISTORY_LIST_LIMIT_MAX, invalidLimit above it.
+    expect((await call(h, 'GET', `${path}/${t.check}?limit=${NOTIFICATION_HISTORY_LIST_LIMIT_MAX}`, { token: tokens.alice })).json.metadata).toMatchObject({ count: 2, limit: NOTIFICATION_HISTORY_LIST_LIMIT_MAX });
+    expectFault(await call(h, 'GET', `${path}/${t.check}?limit=${NOTIFICATION_HISTORY_LIST_LIMIT_MAX + 1}`, { token: tokens.alice }), 400, 'invalidLimit');
     const past = await call(h, 'GET', `${path}/${t.check}?from=0&to=1000`, { token: tokens.alice });
     expect(past.json.values).toEqual([]);
     expectFault(await call(h, 'GET', `${path}/${t.check}?from=2000&to=1000`, { token: tokens.alice }), 400, 'badRequest');
@@ -279,6 +328,10 @@ describe('test notifications', () => {
     const sent = receiver.received.slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.body).toMatchObject({ test: true, tenant_id: 't1', details: { status: TEST_EVENT_STATUS, txn_id: ok.json.transaction_id } });
+    // A target named in the body never gets the account's webhook token: the header is left out.
+    const account = (await call(h, 'GET', `${b}/account`, { token: tokens.alice })).json;
+    expect(account.webhook_token).toMatch(/.{8}/);
+    expect(sent[0]?.token).toBeUndefined();
     const closed = await call(h, 'POST', `${b}/test-notification`, { token: tokens.alice, json: { type: 'webhook', label: 'nowhere', details: { url: `http://127.0.0.1:${await closedPort()}/` } } });
     expect(closed.status, closed.text).toBe(200);
     expect(closed.json).toMatchObject({ status: 'failure', message: 'webhook unreachable (ECONNREFUSED)', notification_type: 'webhook' });
@@ -297,6 +350,12 @@ describe('test notifications', () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({ status: 'success', notification_type: 'webhook' });
     expect(receiver.received.slice(before).map((r) => r.path)).toEqual(['/ok']);
+    // A saved notification is tested as it delivers: with the account's webhook token.
+    const account = (await call(h, 'GET', `${b}/account`, { token: tokens.alice })).json;
+    expect(receiver.received.at(-1)?.token).toBe(account.webhook_token);
+    // No body or an empty object; anything in it is refused.
+    expect((await call(h, 'POST', `${b}/notifications/${hook}/test`, { token: tokens.alice, json: {} })).json).toMatchObject({ status: 'success' });
+    expectFault(await call(h, 'POST', `${b}/notifications/${hook}/test`, { token: tokens.alice, json: { type: 'webhook' } }), 400, 'badRequest');
     expectFault(await call(h, 'POST', `${b}/notifications/ntMissing/test`, { token: tokens.alice }), 404, 'notFoundError');
     expectFault(await call(h, 'POST', `${base('t2')}/notifications/${hook}/test`, { token: tokens.bob }), 404, 'notFoundError');
     expectFault(await call(h, 'POST', `${b}/notifications/${hook}/test`, { token: tokens.olga }), 403, 'forbiddenError');
@@ -304,7 +363,7 @@ describe('test notifications', () => {
     for (const json of [{}, { type: 'pigeon' }, { type: 'webhook', details: { url: 'ftp://x.example/' } }, { type: 'webhook', details: { url: REDACTED_SECRET } }, { type: 'email', details: {} }]) {
       expectFault(await call(h, 'POST', `${b}/test-notification`, { token: tokens.alice, json }), 400, 'badRequest');
     }
-    expect(receiver.received.length).toBe(before + 1);
+    expect(receiver.received.length).toBe(before + 2);
   });
 
   it('appear in the OpenAPI document with the history routes', async () => {

@@ -1,9 +1,9 @@
 // Owns the audit trail: one record per changing request of the monitoring API, secrets redacted, read as a time series and kept for the audit retention.
 import type { Clock } from '../../core/clock.js';
-import { configError } from '../../core/config-error.js';
-import { AUDIT_RETENTION_MS_DEFAULT, AUDIT_RETENTION_MS_MAX, AUDIT_RETENTION_MS_MIN, AUDIT_WINDOW_MS_DEFAULT } from '../monitoring-limits.js';
+import { AUDIT_RETENTION_MS_DEFAULT, AUDIT_RETENTION_MS_MAX, AUDIT_RETENTION_MS_MIN, TIME_SERIES_WINDOW_MS_DEFAULT } from '../monitoring-limits.js';
 import type { MonitoringStore } from '../monitoring-store.js';
 import { pageOf, type Page } from '../paging.js';
+import { resolveRetention, type RetentionRange } from '../retention-rule.js';
 import { resolveWindow, type TimeSeriesRequest, type TimeWindow } from '../time-series.js';
 import { auditRow, type AuditInput, type AuditRow } from './audit-record.js';
 import { AuditStore } from './audit-store.js';
@@ -16,13 +16,12 @@ export interface AuditServiceDeps {
   readonly retentionMs?: number;
 }
 
-/** The audit retention in force; CONFIG_INVALID naming auditRetentionMs outside AUDIT_RETENTION_MS_MIN..MAX. */
+/** The audit retentions accepted (the shared retention rule's range for audits). */
+export const AUDIT_RETENTION: RetentionRange = { option: 'auditRetentionMs', defaultMs: AUDIT_RETENTION_MS_DEFAULT, minMs: AUDIT_RETENTION_MS_MIN, maxMs: AUDIT_RETENTION_MS_MAX };
+
+/** The audit retention in force (resolveRetention over AUDIT_RETENTION); CONFIG_INVALID naming auditRetentionMs outside AUDIT_RETENTION_MS_MIN..MAX. */
 export function resolveAuditRetention(retentionMs: number | undefined): number {
-  const value = retentionMs ?? AUDIT_RETENTION_MS_DEFAULT;
-  if (!Number.isSafeInteger(value) || value < AUDIT_RETENTION_MS_MIN || value > AUDIT_RETENTION_MS_MAX) {
-    throw configError('auditRetentionMs', `an integer number of ms from ${AUDIT_RETENTION_MS_MIN} (1 hour) to ${AUDIT_RETENTION_MS_MAX} (366 days)`, value);
-  }
-  return value;
+  return resolveRetention(retentionMs, AUDIT_RETENTION);
 }
 
 /** The audit trail of every tenant. */
@@ -43,9 +42,9 @@ export class AuditService {
     return row.id;
   }
 
-  /** The window a list request covers: `to` defaults to now, `from` to AUDIT_WINDOW_MS_DEFAULT (7 days) before `to`. */
+  /** The window a list request covers: `to` defaults to just after now, `from` to TIME_SERIES_WINDOW_MS_DEFAULT (7 days) before `to`. */
   window(request: Pick<TimeSeriesRequest, 'fromMs' | 'toMs'>): TimeWindow {
-    return resolveWindow(request, this.deps.clock.now(), AUDIT_WINDOW_MS_DEFAULT);
+    return resolveWindow(request, this.deps.clock.now(), TIME_SERIES_WINDOW_MS_DEFAULT);
   }
 
   /** A page of the tenant's records in the window, oldest first; a marker naming no record of the tenant yields an empty page. */

@@ -17,6 +17,17 @@ export const TEST_EVENT_IDS = { entity: 'enTestNotification', check: 'chTestNoti
 /** The status message of every test event. */
 export const TEST_EVENT_STATUS = 'Test notification from Strata: no alarm changed state; this message checks that notifications reach you.';
 
+/**
+ * The webhook token a test of an unsaved notification carries: none (the header is sent empty).
+ * The account's token proves a delivery comes from this account; a caller naming any URL must not
+ * be able to collect it, so only a saved notification's test (whose URL a writer already chose
+ * for real deliveries) carries it.
+ */
+export const UNSAVED_TEST_WEBHOOK_TOKEN = '';
+
+/** Where a tested notification comes from: `saved` (POST /notifications/{id}/test) or `unsaved` (POST /test-notification, a body naming any target). */
+export type TestedNotificationOrigin = 'saved' | 'unsaved';
+
 /** The suppression ids of a record no suppression names. */
 const NONE = { active: [], scheduled: [] } as const;
 
@@ -107,17 +118,27 @@ export class TestNotifications {
     this.limits = deps.limits ?? { inFlightMax: TEST_NOTIFICATIONS_IN_FLIGHT_MAX, perTenantMax: TEST_NOTIFICATIONS_PER_TENANT_MAX };
   }
 
-  /** Sends one test of `notification` (details with secrets in plaintext) for `tenant`; resolves with the attempt's outcome. */
-  async send(tenant: string, notification: DeliveryNotification): Promise<TestNotificationResult> {
+  /**
+   * Sends one test of `notification` (details with secrets in plaintext) for `tenant`; resolves
+   * with the attempt's outcome. A saved notification's test carries the account's webhook token as
+   * real deliveries do; an unsaved one's carries UNSAVED_TEST_WEBHOOK_TOKEN instead.
+   */
+  async send(tenant: string, notification: DeliveryNotification, origin: TestedNotificationOrigin): Promise<TestNotificationResult> {
     const release = this.admit(tenant);
     try {
-      return await this.attempt(tenant, notification);
+      return await this.attempt(tenant, notification, origin);
     } finally {
       release();
     }
   }
 
-  private async attempt(tenant: string, notification: DeliveryNotification): Promise<TestNotificationResult> {
+  /** The account settings a test is sent with: the tenant's, without its webhook token for an unsaved notification. */
+  private accountFor(tenant: string, origin: TestedNotificationOrigin): DeliveryAccount {
+    const account = this.deps.account(tenant);
+    return origin === 'saved' ? account : { ...account, webhookToken: UNSAVED_TEST_WEBHOOK_TOKEN };
+  }
+
+  private async attempt(tenant: string, notification: DeliveryNotification, origin: TestedNotificationOrigin): Promise<TestNotificationResult> {
     const txnId = this.deps.newTxnId();
     const startedMs = this.deps.clock.now();
     const channel = this.deps.channels.get(notification.type);
@@ -125,7 +146,7 @@ export class TestNotifications {
     if (channel === undefined) {
       outcome = { ok: false, retryable: false, error: `no channel delivers ${notification.type} notifications` };
     } else {
-      const job: DeliveryJob = { outboxId: `test.${txnId}`, tenant, attempt: 1, txnId, notification, event: testEvent(tenant, startedMs, txnId), account: this.deps.account(tenant) };
+      const job: DeliveryJob = { outboxId: `test.${txnId}`, tenant, attempt: 1, txnId, notification, event: testEvent(tenant, startedMs, txnId), account: this.accountFor(tenant, origin) };
       outcome = await runAttempt(channel, job, this.deps.attemptTimeoutMs, this.deps.stop);
     }
     const durationMs = Math.max(0, this.deps.clock.now() - startedMs);

@@ -57,7 +57,8 @@ export function createWebhookChannel(vendorPrefix: string, guard: AddressGuard =
       headers: {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
-        [tokenHeader]: job.account.webhookToken,
+        // A test to an unsaved target carries no token (test-notification.ts): the header is left out.
+        ...(job.account.webhookToken === '' ? {} : { [tokenHeader]: job.account.webhookToken }),
         [TXN_ID_HEADER]: job.txnId,
         [EVENT_ID_HEADER]: job.event.event_id,
       },

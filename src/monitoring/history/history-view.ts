@@ -1,4 +1,4 @@
-// Owns how a notification history record reads in the API: the reference's item with each notification's result and every attempt.
+// Owns how a notification history record reads in the API: the reference's item with each notification's result, its attempt count and its latest attempts.
 import { isStrataError } from '../../core/errors.js';
 import type { AttemptRecord } from '../delivery/outbox-store.js';
 import type { NotificationService } from '../notification-service.js';
@@ -120,7 +120,16 @@ function deliveryOutcome(delivery: HistoryDelivery): { inProgress: boolean; succ
   }
 }
 
-/** The results of a notified record: one per queued delivery, with its attempts oldest first. */
+/**
+ * A delivery's attempts as a result shows them: how many were made (`attempt_count`), the latest
+ * ones read, oldest first (`attempts`), and whether older ones were left out (`attempts_truncated`).
+ */
+export function attemptsPart(delivery: Pick<HistoryDelivery, 'item' | 'attempts'>): Record<string, unknown> {
+  const count = Math.max(delivery.item?.attempts ?? 0, delivery.attempts.length);
+  return { attempt_count: count, attempts_truncated: count > delivery.attempts.length, attempts: delivery.attempts.map(historyAttemptView) };
+}
+
+/** The results of a notified record: one per queued delivery, with its attempt count and latest attempts. */
 function notifiedResults(entry: HistoryEntry, lookup: NotificationLookup): Record<string, unknown>[] {
   return entry.deliveries.map((delivery, index) => {
     const notificationId = delivery.item?.notificationId ?? entry.record.notificationIds[index] ?? '';
@@ -132,7 +141,7 @@ function notifiedResults(entry: HistoryEntry, lookup: NotificationLookup): Recor
       success: outcome.success,
       message: outcome.message,
       delivery_id: delivery.outboxId,
-      attempts: delivery.attempts.map(historyAttemptView),
+      ...attemptsPart(delivery),
     };
   });
 }
@@ -147,11 +156,11 @@ function suppressedResults(entry: HistoryEntry, lookup: NotificationLookup): Rec
     success: false,
     message: `Suppressed by ${by}`,
     delivery_id: null,
-    attempts: [],
+    ...attemptsPart({ item: undefined, attempts: [] }),
   }));
 }
 
-/** A history item (reference shape plus `suppressed`, `suppressions` and per-result delivery ids and attempts in full). */
+/** A history item (reference shape plus `suppressed`, `suppressions` and per-result delivery ids, attempt counts and the attempts the read took). */
 export function historyItemView(entry: HistoryEntry, lookup: NotificationLookup): Record<string, unknown> {
   const { record } = entry;
   const results = record.status === 'notified' ? notifiedResults(entry, lookup) : record.status === 'suppressed' ? suppressedResults(entry, lookup) : [];

@@ -1,7 +1,9 @@
-// Owns the retention upkeep: one timer that prunes what outlived its retention (notification history, suppression logs, audits) in bounded steps, and logs what it deleted.
+// Owns the retention upkeep: what outlived its retention (notification history, suppression logs, ended suppressions, audits), and one timer that prunes it in bounded steps and logs what it deleted.
 import type { Clock } from '../../core/clock.js';
+import { configError } from '../../core/config-error.js';
 import { OUTBOX_PRUNE_INTERVAL_MS, RETENTION_PRUNE_BATCH_MAX } from '../monitoring-limits.js';
 import { loggableError } from '../loggable-error.js';
+import type { MonitoringService } from '../monitoring-service.js';
 
 /** One kind of record kept for a retention, with its bounded prune. */
 export interface PruneTask {
@@ -10,6 +12,22 @@ export interface PruneTask {
   readonly retentionMs: number;
   /** Deletes up to `max` records older than `beforeMs`; returns how many. */
   prune(beforeMs: number, max: number): number;
+}
+
+/**
+ * What the runtime's upkeep prunes: the notification history, the suppression logs and the
+ * suppressions that ended for the history retention (a suppression is kept while the records that
+ * name it are), the audit trail for its own (finished outbox rows are the deliverer's upkeep, kept
+ * as long as the history).
+ */
+export function retentionTasks(monitoring: Pick<MonitoringService, 'history' | 'suppressions' | 'audits'>): PruneTask[] {
+  const historyMs = monitoring.history.retentionMs;
+  return [
+    { name: 'notification history', retentionMs: historyMs, prune: (beforeMs, max) => monitoring.history.prune(beforeMs, max) },
+    { name: 'suppression logs', retentionMs: historyMs, prune: (beforeMs, max) => monitoring.suppressions.pruneLogs(beforeMs, max) },
+    { name: 'ended suppressions', retentionMs: historyMs, prune: (beforeMs, max) => monitoring.suppressions.pruneEnded(beforeMs, max) },
+    { name: 'audits', retentionMs: monitoring.audits.retentionMs, prune: (beforeMs, max) => monitoring.audits.prune(beforeMs, max) },
+  ];
 }
 
 /** The log lines the upkeep writes (a pino Logger fits). */
@@ -39,7 +57,10 @@ export class RetentionUpkeep {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
 
-  constructor(private readonly deps: RetentionUpkeepDeps) {}
+  constructor(private readonly deps: RetentionUpkeepDeps) {
+    const interval = deps.intervalMs;
+    if (interval !== undefined && (!Number.isSafeInteger(interval) || interval < 1)) throw configError('upkeepIntervalMs', 'an integer number of ms of at least 1', interval);
+  }
 
   /** Starts the timer: a first step at once, then every interval. Idempotent. */
   start(): void {

@@ -1,8 +1,8 @@
-// Checks test notifications: the synthetic event marked as a test, one attempt through the type's channel to a real receiver (success, refused port, timeout, stop), and the in-flight bounds.
+// Checks test notifications: the synthetic event marked as a test, one attempt through the type's channel to a real receiver (success, refused port, timeout, stop), the account's webhook token only for a saved notification, and the in-flight bounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import type { Channel } from '../../../src/monitoring/delivery/channel-types.js';
-import { TEST_EVENT_IDS, TEST_EVENT_STATUS, TestNotifications, testEvent, type TestNotificationDeps } from '../../../src/monitoring/delivery/test-notification.js';
+import { TEST_EVENT_IDS, TEST_EVENT_STATUS, TestNotifications, testEvent, UNSAVED_TEST_WEBHOOK_TOKEN, type TestNotificationDeps } from '../../../src/monitoring/delivery/test-notification.js';
 import { createWebhookChannel } from '../../../src/monitoring/delivery/webhook-channel.js';
 import type { NotificationTypeId } from '../../../src/monitoring/notification-types.js';
 import { closedPort } from '../probes/tcp-probe-harness.js';
@@ -64,11 +64,11 @@ describe('TestNotifications', () => {
     await receiver.close();
   });
 
-  it('sends one test to a live receiver with the webhook token and answers success', async () => {
+  it('sends one test of a saved notification to a live receiver with the webhook token and answers success', async () => {
     receiver.script(200);
     const before = receiver.requests.length;
     const tests = new TestNotifications(deps(new Map([['webhook', createWebhookChannel('RAX')]])));
-    const result = await tests.send('t1', hook(`${receiver.url}/ok`));
+    const result = await tests.send('t1', hook(`${receiver.url}/ok`), 'saved');
     expect(result).toEqual({ status: 'success', message: 'webhook answered 200', notification_type: 'webhook', duration_ms: expect.any(Number), transaction_id: '.txn-test-1' });
     const sent = receiver.requests.slice(before);
     expect(sent).toHaveLength(1);
@@ -76,17 +76,31 @@ describe('TestNotifications', () => {
     expect(sent[0]?.json).toMatchObject({ test: true, tenant_id: 't1', details: { status: TEST_EVENT_STATUS, txn_id: '.txn-test-1' } });
   });
 
+  it('never sends the account webhook token with a test of an unsaved notification: the header is empty', async () => {
+    receiver.script(200);
+    const before = receiver.requests.length;
+    const tests = new TestNotifications(deps(new Map([['webhook', createWebhookChannel('RAX')]])));
+    expect(await tests.send('t1', hook(`${receiver.url}/unsaved`), 'unsaved')).toMatchObject({ status: 'success' });
+    const sent = receiver.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(UNSAVED_TEST_WEBHOOK_TOKEN).toBe('');
+    // The empty token leaves the header out altogether (webhook-channel.ts).
+    expect(sent[0]?.headers).not.toHaveProperty('x-rax-webhook-token');
+    expect(JSON.stringify(sent[0]?.headers)).not.toContain(TOKEN);
+    expect(sent[0]?.body).not.toContain(TOKEN);
+  });
+
   it('answers failure, once and without retrying, for a receiver that refuses, a closed port, a hang past the timeout, and a type without channel', async () => {
     const tests = new TestNotifications(deps(new Map([['webhook', createWebhookChannel('RAX')]]), { attemptTimeoutMs: 200 }));
     receiver.script(503);
     const before = receiver.requests.length;
-    expect(await tests.send('t1', hook(`${receiver.url}/busy`))).toMatchObject({ status: 'failure', message: 'webhook answered 503' });
+    expect(await tests.send('t1', hook(`${receiver.url}/busy`), 'unsaved')).toMatchObject({ status: 'failure', message: 'webhook answered 503' });
     expect(receiver.requests.length - before).toBe(1);
-    expect(await tests.send('t1', hook(`http://127.0.0.1:${await closedPort()}/`))).toMatchObject({ status: 'failure', message: 'webhook unreachable (ECONNREFUSED)' });
+    expect(await tests.send('t1', hook(`http://127.0.0.1:${await closedPort()}/`), 'unsaved')).toMatchObject({ status: 'failure', message: 'webhook unreachable (ECONNREFUSED)' });
     receiver.script('hang');
-    expect(await tests.send('t1', hook(`${receiver.url}/hang`))).toMatchObject({ status: 'failure', message: 'webhook request timed out' });
+    expect(await tests.send('t1', hook(`${receiver.url}/hang`), 'unsaved')).toMatchObject({ status: 'failure', message: 'webhook request timed out' });
     receiver.script(200);
-    expect(await tests.send('t1', { id: 'ntMail', label: 'mail', type: 'email', details: { address: 'ops@example.com' } })).toMatchObject({
+    expect(await tests.send('t1', { id: 'ntMail', label: 'mail', type: 'email', details: { address: 'ops@example.com' } }, 'unsaved')).toMatchObject({
       status: 'failure',
       message: 'no channel delivers email notifications',
       notification_type: 'email',
@@ -96,13 +110,13 @@ describe('TestNotifications', () => {
   it('refuses tests past the in-flight bounds with MONITORING_TEST_RUNS_BUSY, and gives every slot back', async () => {
     const held = heldChannel();
     const tests = new TestNotifications(deps(new Map([['webhook', held.channel]]), { limits: { inFlightMax: 2, perTenantMax: 1 } }));
-    const first = tests.send('t1', hook('http://unused.example/'));
-    await expect(tests.send('t1', hook('http://unused.example/'))).rejects.toMatchObject({ code: 'MONITORING_TEST_RUNS_BUSY', details: { scope: 'tenant', limit: 1 } });
-    const second = tests.send('t2', hook('http://unused.example/'));
-    await expect(tests.send('t3', hook('http://unused.example/'))).rejects.toMatchObject({ code: 'MONITORING_TEST_RUNS_BUSY', details: { scope: 'server', limit: 2 } });
+    const first = tests.send('t1', hook('http://unused.example/'), 'unsaved');
+    await expect(tests.send('t1', hook('http://unused.example/'), 'unsaved')).rejects.toMatchObject({ code: 'MONITORING_TEST_RUNS_BUSY', details: { scope: 'tenant', limit: 1 } });
+    const second = tests.send('t2', hook('http://unused.example/'), 'unsaved');
+    await expect(tests.send('t3', hook('http://unused.example/'), 'unsaved')).rejects.toMatchObject({ code: 'MONITORING_TEST_RUNS_BUSY', details: { scope: 'server', limit: 2 } });
     held.release();
     expect((await Promise.all([first, second])).map((r) => r.status)).toEqual(['success', 'success']);
-    const again = tests.send('t1', hook('http://unused.example/'));
+    const again = tests.send('t1', hook('http://unused.example/'), 'unsaved');
     held.release();
     expect((await again).message).toBe('released');
   });
@@ -111,7 +125,7 @@ describe('TestNotifications', () => {
     const held = heldChannel();
     const stop = new AbortController();
     const tests = new TestNotifications(deps(new Map([['webhook', held.channel]]), { stop: stop.signal }));
-    const pending = tests.send('t1', hook('http://unused.example/'));
+    const pending = tests.send('t1', hook('http://unused.example/'), 'unsaved');
     stop.abort();
     expect(await pending).toMatchObject({ status: 'failure', message: 'the server is stopping' });
   });

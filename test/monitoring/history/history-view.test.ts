@@ -1,15 +1,15 @@
-// Checks how history items read: the reference's fields, each delivery's result and attempts, suppressed and none records, targets without secrets, and the notification lookup.
+// Checks how history items read: the reference's fields, each delivery's result, attempt count and attempts (cut attempts said so), suppressed and none records, targets without secrets, and the notification lookup.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { REDACTED_SECRET } from '../../../src/monitoring/detail-secrets.js';
 import type { AttemptRecord, DeliveryItem } from '../../../src/monitoring/delivery/outbox-store.js';
-import { historyItemView, notificationLookup, notificationTarget, type NotificationLookup } from '../../../src/monitoring/history/history-view.js';
+import { attemptsPart, historyAttemptView, historyItemView, notificationLookup, notificationTarget, type NotificationLookup } from '../../../src/monitoring/history/history-view.js';
 import type { HistoryDelivery, HistoryEntry } from '../../../src/monitoring/history/notification-history.js';
 import { openMonitoring } from '../../../src/monitoring/monitoring-service.js';
 import { NOW_MS, record } from './history-world.js';
 
 const ITEM_KEYS = ['id', 'notification_plan_id', 'notification_results', 'previous_state', 'state', 'status', 'suppressed', 'suppressions', 'timestamp', 'transaction_id'];
-const RESULT_KEYS = ['attempts', 'delivery_id', 'in_progress', 'message', 'notification_details', 'notification_id', 'notification_type', 'success', 'suppressed', 'target'];
+const RESULT_KEYS = ['attempt_count', 'attempts', 'attempts_truncated', 'delivery_id', 'in_progress', 'message', 'notification_details', 'notification_id', 'notification_type', 'success', 'suppressed', 'target'];
 
 function item(id: string, status: DeliveryItem['status'], attempts: number, lastError: string | null): DeliveryItem {
   return {
@@ -58,6 +58,14 @@ describe('historyItemView', () => {
       ['nt-retry', true, false, 'Attempt 1 failed: webhook answered 429; retrying', 'retry', 1],
       ['nt-gone', false, false, 'The delivery record is no longer kept', 'gone', 0],
     ]);
+    // Every attempt was read: the counts match and nothing is said to be cut.
+    expect(results.map((r) => [r.attempt_count, r.attempts_truncated])).toEqual([
+      [2, false],
+      [3, false],
+      [0, false],
+      [1, false],
+      [0, false],
+    ]);
     expect(results[0]).toMatchObject({ notification_type: 'webhook', notification_details: { url: REDACTED_SECRET }, target: 'nt-ok.example.com', suppressed: false });
     expect(results[4]).toMatchObject({ notification_type: null, notification_details: null, target: null });
     expect(results[0]?.attempts).toEqual([
@@ -80,11 +88,25 @@ describe('historyItemView', () => {
         success: false,
         message: 'Suppressed by spA, spB',
         delivery_id: null,
+        attempt_count: 0,
+        attempts_truncated: false,
         attempts: [],
       })),
     );
     const none = historyItemView({ record: record('u3', NOW_MS, { status: 'none', previousState: null }), deliveries: [] }, lookup);
     expect(none).toMatchObject({ suppressed: false, suppressions: null, notification_results: [], previous_state: null });
+  });
+});
+
+describe('attemptsPart', () => {
+  it('says when older attempts were left out: the count from the outbox row, the latest attempts read, truncated when fewer', () => {
+    const latest = [11, 12].map((n) => attempt(n, n === 12 ? 'delivered' : 'failed', 'webhook answered 503'));
+    expect(attemptsPart({ item: item('many', 'delivered', 12, null), attempts: latest })).toEqual({ attempt_count: 12, attempts_truncated: true, attempts: latest.map(historyAttemptView) });
+    expect(attemptsPart({ item: item('all', 'delivered', 2, null), attempts: latest })).toMatchObject({ attempt_count: 2, attempts_truncated: false });
+    expect(attemptsPart({ item: undefined, attempts: [] })).toEqual({ attempt_count: 0, attempts_truncated: false, attempts: [] });
+    const view = historyItemView({ record: record('u4', NOW_MS, { notificationIds: ['nt-many'], outboxIds: ['many'] }), deliveries: [{ outboxId: 'many', item: item('many', 'delivered', 12, null), attempts: latest }] }, lookup) as Record<string, any>;
+    expect(view['notification_results'][0]).toMatchObject({ attempt_count: 12, attempts_truncated: true, success: true, message: 'Success: webhook answered 503' });
+    expect(view['notification_results'][0].attempts.map((a: any) => a.attempt)).toEqual([11, 12]);
   });
 });
 

@@ -1,8 +1,16 @@
-// Checks the notification history over a real monitoring file: records by alarm and check, the window and paging, one record with its deliveries and attempts, the check ids, retention and pruning.
+// Checks the notification history over a real monitoring file: records by alarm and check, the window and paging (the list's own limit and row budget), one record with its deliveries and attempts (fewer in a list), the check ids, retention and pruning.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS } from '../../../src/core/time.js';
-import { DELIVERY_ATTEMPTS_SHOWN_MAX, NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT, NOTIFICATION_HISTORY_WINDOW_MS_DEFAULT } from '../../../src/monitoring/monitoring-limits.js';
-import { NotificationHistory } from '../../../src/monitoring/history/notification-history.js';
+import {
+  DELIVERY_ATTEMPTS_SHOWN_MAX,
+  NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX,
+  NOTIFICATION_HISTORY_LIST_LIMIT_MAX,
+  NOTIFICATION_HISTORY_PAGE_ROWS_MAX,
+  NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT,
+  PLAN_STATE_NOTIFICATIONS_MAX,
+  TIME_SERIES_WINDOW_MS_DEFAULT,
+} from '../../../src/monitoring/monitoring-limits.js';
+import { listRowsOf, NotificationHistory } from '../../../src/monitoring/history/notification-history.js';
 import { sampleEvent } from '../delivery/channel-jobs.js';
 import { HistoryWorld, NOW_MS, record } from './history-world.js';
 
@@ -26,7 +34,8 @@ describe('NotificationHistory', () => {
   });
 
   it('lists the last 7 days by default, oldest first by (timestamp, id), one alarm and check of one tenant', () => {
-    const window = NOTIFICATION_HISTORY_WINDOW_MS_DEFAULT;
+    const window = TIME_SERIES_WINDOW_MS_DEFAULT;
+    expect(window).toBe(7 * DAY_MS);
     world.add(
       't1',
       record('u-too-old', NOW_MS - window),
@@ -98,9 +107,45 @@ describe('NotificationHistory', () => {
     // Another tenant's outbox row is never shown, even when a record names its id.
     world.add('t2', record('u2', NOW_MS - 30, { outboxIds: [delivered] }));
     expect(world.monitoring.history.entry('t2', SCOPE, 'u2').deliveries[0]?.item).toBeUndefined();
+    // A list shows fewer: the latest NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX, the count staying on the row.
+    const listed = world.monitoring.history.list('t1', SCOPE, { limit: 10 }).values[0];
+    expect(listed?.deliveries.map((d) => [d.item?.attempts, d.attempts.length, d.attempts[0]?.attempt, d.attempts.at(-1)?.attempt])).toEqual([
+      [DELIVERY_ATTEMPTS_SHOWN_MAX + 2, NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX, DELIVERY_ATTEMPTS_SHOWN_MAX + 3 - NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX, DELIVERY_ATTEMPTS_SHOWN_MAX + 2],
+      [0, 0, undefined, undefined],
+      [undefined, 0, undefined, undefined],
+    ]);
   });
 
-  it('lists the checks with records of the alarm within the retention, sorted', () => {
+  it('refuses a list page above NOTIFICATION_HISTORY_LIST_LIMIT_MAX records, and takes one at it', () => {
+    expect(NOTIFICATION_HISTORY_LIST_LIMIT_MAX).toBe(100);
+    world.add('t1', ...Array.from({ length: NOTIFICATION_HISTORY_LIST_LIMIT_MAX + 1 }, (_, i) => record(`u${String(i).padStart(3, '0')}`, NOW_MS - 1000 + i)));
+    const full = world.monitoring.history.list('t1', SCOPE, { limit: NOTIFICATION_HISTORY_LIST_LIMIT_MAX });
+    expect(full.values).toHaveLength(NOTIFICATION_HISTORY_LIST_LIMIT_MAX);
+    expect(full.nextMarker).toBe(`u${NOTIFICATION_HISTORY_LIST_LIMIT_MAX}`);
+    for (const limit of [NOTIFICATION_HISTORY_LIST_LIMIT_MAX + 1, 0, 1.5]) {
+      expect(() => world.monitoring.history.list('t1', SCOPE, { limit })).toThrow(expect.objectContaining({ code: 'MONITORING_FIELD_INVALID' }));
+    }
+  });
+
+  it('stops a page early, with a marker, before a record whose deliveries would pass the row budget; a record of the largest plan always fits', () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `dl${i}`);
+    const perDelivery = 1 + NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX;
+    expect(listRowsOf(record('x', 0, { outboxIds: many(3) }))).toBe(3 * perDelivery);
+    expect(listRowsOf(record('x', 0, { outboxIds: many(PLAN_STATE_NOTIFICATIONS_MAX) }))).toBeLessThanOrEqual(NOTIFICATION_HISTORY_PAGE_ROWS_MAX);
+    world.add('t1', record('a', NOW_MS - 40, { outboxIds: many(2) }), record('b', NOW_MS - 30, { outboxIds: many(2) }), record('c', NOW_MS - 20, { outboxIds: many(1) }), record('d', NOW_MS - 10, { outboxIds: many(5) }));
+    const history = new NotificationHistory({ store: world.monitoring.store, clock: world.clock, pageRowsMax: 4 * perDelivery });
+    const first = history.list('t1', SCOPE, { limit: 10 });
+    expect([ids(first.values), first.nextMarker]).toEqual([['a', 'b'], 'c']);
+    const second = history.list('t1', SCOPE, { limit: 10, marker: 'c' });
+    expect([ids(second.values), second.nextMarker]).toEqual([['c'], 'd']);
+    // Alone, a record over the budget is still shown: its own reads are bounded by the plan's list.
+    const third = history.list('t1', SCOPE, { limit: 10, marker: 'd' });
+    expect([ids(third.values), third.nextMarker]).toEqual([['d'], null]);
+    // The default budget holds every record of a page of ordinary ones.
+    expect(ids(world.monitoring.history.list('t1', SCOPE, { limit: 10 }).values)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('lists the checks with records of the alarm within the retention, sorted (hand-made records: through the alarm commit an alarm has one)', () => {
     const retention = world.monitoring.history.retentionMs;
     expect(retention).toBe(NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT);
     world.add(
@@ -138,7 +183,7 @@ describe('NotificationHistory', () => {
     }
     const store = world.monitoring.store;
     for (const retentionMs of [HOUR_MS - 1, 367 * DAY_MS, 1.5 * HOUR_MS + 0.5, Number.NaN]) {
-      expect(() => new NotificationHistory({ store, clock: world.clock, retentionMs })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+      expect(() => new NotificationHistory({ store, clock: world.clock, retentionMs })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', details: expect.objectContaining({ option: 'historyRetentionMs' }) }));
     }
   });
 });

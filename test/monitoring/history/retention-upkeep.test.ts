@@ -1,8 +1,8 @@
-// Checks the retention upkeep: each task pruned at its own cut in bounded steps, a backlog drained step after step, a failing task logged without stopping the others; and finished outbox rows kept as long as the history.
+// Checks the retention upkeep: the runtime's tasks and their retentions, each task pruned at its own cut in bounded steps, a backlog drained step after step, a failing task logged without stopping the others; and finished outbox rows kept as long as the history.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { DAY_MS, HOUR_MS } from '../../../src/core/time.js';
-import { RetentionUpkeep, type PruneTask } from '../../../src/monitoring/history/retention-upkeep.js';
+import { RetentionUpkeep, retentionTasks, type PruneTask } from '../../../src/monitoring/history/retention-upkeep.js';
 import { OUTBOX_PRUNE_INTERVAL_MS } from '../../../src/monitoring/monitoring-limits.js';
 import { Outbox } from '../../../src/monitoring/delivery/outbox.js';
 import { sampleEvent } from '../delivery/channel-jobs.js';
@@ -25,6 +25,26 @@ function listTask(name: string, retentionMs: number, times: number[], cuts: numb
     },
   };
 }
+
+describe('retentionTasks', () => {
+  it('prunes the history, suppression logs and ended suppressions for the history retention, the audits for theirs', () => {
+    const calls: string[] = [];
+    const pruner = (what: string, n: number) => (beforeMs: number, max: number) => (calls.push(`${what} ${beforeMs} ${max}`), n);
+    const tasks = retentionTasks({
+      history: { retentionMs: 2 * DAY_MS, prune: pruner('history', 1) },
+      suppressions: { pruneLogs: pruner('logs', 2), pruneEnded: pruner('ended', 3) },
+      audits: { retentionMs: 5 * DAY_MS, prune: pruner('audits', 4) },
+    } as never);
+    expect(tasks.map((task) => [task.name, task.retentionMs])).toEqual([
+      ['notification history', 2 * DAY_MS],
+      ['suppression logs', 2 * DAY_MS],
+      ['ended suppressions', 2 * DAY_MS],
+      ['audits', 5 * DAY_MS],
+    ]);
+    expect(tasks.map((task) => task.prune(7, 9))).toEqual([1, 2, 3, 4]);
+    expect(calls).toEqual(['history 7 9', 'logs 7 9', 'ended 7 9', 'audits 7 9']);
+  });
+});
 
 describe('RetentionUpkeep', () => {
   const lines: { level: string; obj: object; msg: string }[] = [];
@@ -50,6 +70,12 @@ describe('RetentionUpkeep', () => {
     expect(upkeep.step()).toEqual({ a: 0, b: 0 });
     expect(lines).toHaveLength(2);
     expect(a).toEqual([NOW_MS - HOUR_MS]);
+  });
+
+  it('refuses an interval that is not a whole number of ms of at least 1', () => {
+    for (const intervalMs of [0, -5, 1.5, Number.NaN]) {
+      expect(() => new RetentionUpkeep({ tasks: [], clock: new ManualClock(NOW_MS), logger, intervalMs })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    }
   });
 
   it('logs a failing task and still runs the others', () => {
