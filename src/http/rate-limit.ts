@@ -61,6 +61,23 @@ export function testBucketOf(routeUrl: string): RateBucket | undefined {
   return BUCKET_ROUTES.find(([pattern]) => pattern.test(routeUrl))?.[1];
 }
 
+/** True when a query string (as fastify parsed it) carries a marker: a non-empty `marker`, as the list routes read it. */
+function carriesMarker(query: unknown): boolean {
+  if (typeof query !== 'object' || query === null) return false;
+  const marker = (query as { marker?: unknown }).marker;
+  return marker !== undefined && marker !== '';
+}
+
+/**
+ * The test bucket a request counts in besides `global`: its route's (testBucketOf), except that a
+ * request of the test_alarm bucket carrying a marker is the next page of a backtest (test-alarm
+ * refuses a marker without a window), already counted by its first page: it counts in `global` only.
+ */
+export function testBucketOfRequest(routeUrl: string, query: unknown): RateBucket | undefined {
+  const bucket = testBucketOf(routeUrl);
+  return bucket === 'test_alarm' && carriesMarker(query) ? undefined : bucket;
+}
+
 /** A bucket's state for one tenant: what the X-RateLimit headers and GET /limits show. */
 export interface BucketUsage {
   readonly bucket: RateBucket;

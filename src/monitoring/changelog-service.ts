@@ -2,15 +2,13 @@
 import type { Clock } from '../core/clock.js';
 import type { ChangelogRow } from './changelog-store.js';
 import { newUuid } from './ids.js';
-import { fieldError } from './monitoring-errors.js';
 import { CHANGELOG_WINDOW_MS_DEFAULT } from './monitoring-limits.js';
 import type { MonitoringStore } from './monitoring-store.js';
-import { pageOf, type Page, type PageRequest } from './paging.js';
+import { pageOf, type Page } from './paging.js';
+import { resolveWindow, type TimeSeriesRequest, type TimeWindow } from './time-series.js';
 
 /** A changelog read: an optional window and entity, and the page. */
-export interface ChangelogRequest extends PageRequest {
-  readonly fromMs?: number;
-  readonly toMs?: number;
+export interface ChangelogRequest extends TimeSeriesRequest {
   readonly entityId?: string;
 }
 
@@ -21,12 +19,13 @@ export class ChangelogService {
     private readonly clock: Clock,
   ) {}
 
-  /** The window a request covers: `to` defaults to now, `from` to 7 days before `to`. */
-  window(request: ChangelogRequest): { fromMs: number; toMs: number } {
-    const toMs = request.toMs ?? this.clock.now();
-    const fromMs = request.fromMs ?? toMs - CHANGELOG_WINDOW_MS_DEFAULT;
-    if (fromMs >= toMs) throw fieldError('from', "must be before 'to'");
-    return { fromMs, toMs };
+  /**
+   * The window a request covers, by the rule of every time series (resolveWindow): `to` defaults
+   * to just after now (an entry of the request's own millisecond is in it), `from` to 7 days
+   * before `to`; MONITORING_FIELD_INVALID naming `from` when it is not before `to`.
+   */
+  window(request: Pick<ChangelogRequest, 'fromMs' | 'toMs'>): TimeWindow {
+    return resolveWindow(request, this.clock.now(), CHANGELOG_WINDOW_MS_DEFAULT);
   }
 
   /** A page of entries, oldest first; a marker naming no entry of the tenant yields an empty page. */

@@ -77,8 +77,10 @@ export const AGENTS_PER_TENANT_MAX = ENTITIES_PER_TENANT_MAX;
 export const AGENT_RETENTION_MS = 30 * DAY_MS;
 /** Most live agent connections the process holds in memory (the agent endpoint's AGENT_CONNECTIONS_MAX is the same number). */
 export const MONITORING_AGENT_CONNECTIONS_MAX = 16_384;
-/** Window of a changelog query without from and to (spec section 8). */
-export const CHANGELOG_WINDOW_MS_DEFAULT = 7 * DAY_MS;
+/** Window of every monitoring time series read without from and to (changelogs, notification history, suppression logs, audits): the reference's 7 days. */
+export const TIME_SERIES_WINDOW_MS_DEFAULT = 7 * DAY_MS;
+/** Window of a changelog query without from and to (spec section 8): the time series default. */
+export const CHANGELOG_WINDOW_MS_DEFAULT = TIME_SERIES_WINDOW_MS_DEFAULT;
 /** Window over which a check metric's type is inferred from its values when none was declared. */
 export const METRIC_TYPE_INFERENCE_WINDOW_MS = 2 * DAY_MS;
 
@@ -318,8 +320,14 @@ export const SUPPRESSION_SCHEDULE_LENGTH_MAX = 128;
 export const SUPPRESSION_TIME_ZONE_LENGTH_MAX = 64;
 /** Tenants whose suppressions the service keeps compiled in memory (least recently used dropped first). */
 export const SUPPRESSION_CACHE_TENANTS_MAX = 1_024;
+/** Most target items (the four lists of every suppression, ended ones until pruned or deleted) one tenant stores; bounds the tenant's in-memory index. */
+export const SUPPRESSION_TARGET_ENTRIES_MAX = 20_000;
+/** Most index entries (one per target item; about 0.25–1 KB of memory each) the in-memory indexes of every cached tenant hold together (least recently used tenants dropped first). */
+export const SUPPRESSION_CACHE_KEYS_MAX = 100_000;
+assert(4 * SUPPRESSION_TARGETS_MAX <= SUPPRESSION_TARGET_ENTRIES_MAX, 'one suppression with full lists fits a tenant');
+assert(SUPPRESSION_TARGET_ENTRIES_MAX <= SUPPRESSION_CACHE_KEYS_MAX, "a tenant at its bound fits the cache's");
 /** Window of a suppression log query without from and to (the reference: the last 7 days). */
-export const SUPPRESSION_LOG_WINDOW_MS_DEFAULT = 7 * DAY_MS;
+export const SUPPRESSION_LOG_WINDOW_MS_DEFAULT = TIME_SERIES_WINDOW_MS_DEFAULT;
 assert(SUPPRESSION_DURATION_MS_MIN < SUPPRESSION_DURATION_MS_MAX, 'a recurrence duration range is not empty');
 // --- notification history and test notifications ---
 /** How long notification history records (and the suppression logs and finished outbox rows kept with them) live by default (reference: 30 days). */
@@ -328,18 +336,28 @@ export const NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT = 30 * DAY_MS;
 export const NOTIFICATION_HISTORY_RETENTION_MS_MIN = 60 * MINUTE_MS;
 /** Longest history retention accepted: about a year of records per alarm. */
 export const NOTIFICATION_HISTORY_RETENTION_MS_MAX = 366 * DAY_MS;
-/** Window of a notification history query without from and to (reference: the last 7 days). */
-export const NOTIFICATION_HISTORY_WINDOW_MS_DEFAULT = 7 * DAY_MS;
-/** Most check ids GET .../notification_history lists (an alarm observes one check; a changed check_id adds one). */
+/**
+ * Most check ids GET .../notification_history reads. Never reached: an alarm's check_id cannot
+ * change (alarm-rules.ts) and ids are never reused, so every record of an alarm names its one
+ * check and the list holds at most one id; the bound only keeps a damaged file's read finite.
+ */
 export const NOTIFICATION_HISTORY_CHECK_IDS_MAX = 100;
-/** Rows one retention prune step deletes per kind (history, suppression logs, audits); a full step is followed by another at once. */
-export const RETENTION_PRUNE_BATCH_MAX = 500;
+/** Most records one page of the history time series holds (its own, smaller than LIST_LIMIT_MAX: each record reads its deliveries); more is invalidLimit. */
+export const NOTIFICATION_HISTORY_LIST_LIMIT_MAX = 100;
+/** Latest attempts a history list page shows per delivery (with `attempt_count`; `attempts_truncated` when more exist); one item shows DELIVERY_ATTEMPTS_SHOWN_MAX. */
+export const NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX = 10;
+/** Most outbox and attempt rows one history list page may read, counted at their worst (each delivery: its row and NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX attempts); a page stops early, with a next_marker, before a record that would pass it. */
+export const NOTIFICATION_HISTORY_PAGE_ROWS_MAX = 5_000;
+/** Rows one retention prune step deletes per kind (history, suppression logs, ended suppressions, audits): the outbox's step size, by design. */
+export const RETENTION_PRUNE_BATCH_MAX = OUTBOX_PRUNE_BATCH_MAX;
 /** Test notifications in flight in the process, every tenant together; more are refused with MONITORING_TEST_RUNS_BUSY. */
 export const TEST_NOTIFICATIONS_IN_FLIGHT_MAX = 16;
 /** Test notifications one tenant may have in flight; more are refused with MONITORING_TEST_RUNS_BUSY. */
 export const TEST_NOTIFICATIONS_PER_TENANT_MAX = 4;
 assert(NOTIFICATION_HISTORY_RETENTION_MS_MIN <= NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT && NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT <= NOTIFICATION_HISTORY_RETENTION_MS_MAX, 'the default history retention is accepted');
-assert(NOTIFICATION_HISTORY_WINDOW_MS_DEFAULT <= NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT, 'the default window lies within the default retention');
+assert(TIME_SERIES_WINDOW_MS_DEFAULT <= NOTIFICATION_HISTORY_RETENTION_MS_DEFAULT, 'the default window lies within the default retention');
+assert(NOTIFICATION_HISTORY_LIST_LIMIT_MAX <= LIST_LIMIT_MAX && NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX <= DELIVERY_ATTEMPTS_SHOWN_MAX, 'a history page is no larger than the general bounds');
+assert(PLAN_STATE_NOTIFICATIONS_MAX * (1 + NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX) <= NOTIFICATION_HISTORY_PAGE_ROWS_MAX, 'one record with the most deliveries fits a page');
 assert(TEST_NOTIFICATIONS_PER_TENANT_MAX <= TEST_NOTIFICATIONS_IN_FLIGHT_MAX, 'one tenant fits the test notification bound');
 // --- alarm backtest ---
 /** Longest range one backtest may ask for (7 days); longer is MONITORING_BACKTEST_TOO_LARGE. */
@@ -362,6 +380,12 @@ export const BACKTEST_CONCURRENCY_MAX = 4;
 export const BACKTEST_PER_TENANT_MAX = 1;
 assert(BACKTEST_STEP_OBSERVATIONS <= BACKTEST_OBSERVATIONS_MAX, 'a step fits the observation bound');
 assert(BACKTEST_PER_TENANT_MAX <= BACKTEST_CONCURRENCY_MAX, 'one tenant fits the backtest concurrency');
+/** How long a report serves the next pages of its backtest (ms): pages asked within it come from the same replay. */
+export const BACKTEST_REPORT_TTL_MS = 5 * 60_000;
+/** Reports kept, all tenants together; past it the oldest kept one goes. */
+export const BACKTEST_REPORTS_KEPT_MAX = 16;
+/** Changes kept in all reports together; a report with more is not kept (each of its pages replays again). */
+export const BACKTEST_KEPT_CHANGES_MAX = 20_000;
 // --- control surface (check types, alarm examples, views) ---
 /** Longest string value an alarm example's field takes, in characters: a string literal of the alarm language holds at most 80 (STRING_LITERAL_LENGTH_MAX). */
 export const ALARM_EXAMPLE_TEXT_LENGTH_MAX = 80;
@@ -398,8 +422,6 @@ export const AUDIT_RETENTION_MS_DEFAULT = 30 * DAY_MS;
 export const AUDIT_RETENTION_MS_MIN = 60 * MINUTE_MS;
 /** Longest audit retention a configuration may set. */
 export const AUDIT_RETENTION_MS_MAX = 366 * DAY_MS;
-/** Window of an audit list without from and to (the reference's 7 days). */
-export const AUDIT_WINDOW_MS_DEFAULT = 7 * DAY_MS;
 /** Most bytes of a request body an audit record keeps (as redacted JSON); a longer one is cut and marked. */
 export const AUDIT_BODY_BYTES_MAX = 16 * 1024;
 /** Deepest nesting of a request body the audit redaction walks; anything deeper is recorded as a marker, never as it was sent. */
@@ -409,7 +431,7 @@ export const AUDIT_TEXT_LENGTH_MAX = 1024;
 /** Most query parameters an audit record keeps, and most values of one repeated parameter (the rest are dropped). */
 export const AUDIT_QUERY_KEYS_MAX = 64;
 assert(AUDIT_RETENTION_MS_MIN <= AUDIT_RETENTION_MS_DEFAULT && AUDIT_RETENTION_MS_DEFAULT <= AUDIT_RETENTION_MS_MAX, 'the default audit retention is accepted');
-assert(AUDIT_WINDOW_MS_DEFAULT <= AUDIT_RETENTION_MS_DEFAULT, 'the default audit window lies within the default retention');
+assert(TIME_SERIES_WINDOW_MS_DEFAULT <= AUDIT_RETENTION_MS_DEFAULT, 'the default audit window lies within the default retention');
 assert(AUDIT_BODY_BYTES_MAX <= MONITORING_BODY_BYTES_MAX, 'an audited body is cut no larger than a body may be');
 assert(
   [CHECKS_PER_TENANT_DEFAULT, ALARMS_PER_TENANT_DEFAULT, SUPPRESSIONS_PER_TENANT_DEFAULT, ENTITIES_PER_TENANT_MAX, NOTIFICATIONS_PER_TENANT_MAX, PLANS_PER_TENANT_MAX].every((n) => n <= ACCOUNT_RESOURCE_LIMIT_MAX),

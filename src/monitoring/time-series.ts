@@ -1,4 +1,4 @@
-// Owns the window rule of the monitoring API's time-series collections (changelogs, suppression logs, notification history, audits): to defaults to now, from to a default span before it.
+// Owns the window rule of the monitoring API's time-series collections (changelogs, suppression logs, notification history, audits): to defaults to just after now, from to a default span before it.
 import { fieldError } from './monitoring-errors.js';
 import type { PageRequest } from './paging.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { isStrataError } from '../../src/core/errors.js';
 import { DAY_MS } from '../../src/core/time.js';
-import { DEFAULT_RATE_LIMITS, RateLimiter, resolveRateLimits, testBucketOf, windowText } from '../../src/http/rate-limit.js';
+import { DEFAULT_RATE_LIMITS, RateLimiter, resolveRateLimits, testBucketOf, testBucketOfRequest, windowText } from '../../src/http/rate-limit.js';
 import { DEFAULT_SERVER_CONFIG, resolveServerConfig } from '../../src/http/server-config.js';
 import { RATE_LIMIT_MAX } from '../../src/monitoring/monitoring-limits.js';
 
@@ -42,6 +42,29 @@ describe('testBucketOf', () => {
     for (const other of [`${P}/entities`, `${P}/entities/:entityId/checks`, `${P}/entities/:entityId/checks/:checkId`, `${P}/notifications/:notificationId`, `${P}/limits`, '']) {
       expect(testBucketOf(other), other).toBeUndefined();
     }
+  });
+});
+
+describe('testBucketOfRequest', () => {
+  const testAlarm = `${P}/entities/:entityId/test-alarm`;
+  const backtest = `${P}/entities/:entityId/alarms/:alarmId/backtest`;
+
+  it('counts a next page of a backtest (a request with a marker) in global only', () => {
+    for (const route of [testAlarm, backtest]) {
+      expect(testBucketOfRequest(route, {}), route).toBe('test_alarm');
+      expect(testBucketOfRequest(route, { from: '1', to: '2', limit: '5' }), route).toBe('test_alarm');
+      // An empty marker is no marker (the list routes read it so).
+      expect(testBucketOfRequest(route, { marker: '' }), route).toBe('test_alarm');
+      expect(testBucketOfRequest(route, undefined), route).toBe('test_alarm');
+      expect(testBucketOfRequest(route, { from: '1', to: '2', marker: '100' }), route).toBeUndefined();
+      expect(testBucketOfRequest(route, { marker: ['1', '2'] }), route).toBeUndefined();
+    }
+  });
+
+  it('keeps the other test buckets whatever the query string', () => {
+    expect(testBucketOfRequest(`${P}/entities/:entityId/test-check`, { marker: '1' })).toBe('test_check');
+    expect(testBucketOfRequest(`${P}/test-notification`, { marker: '1' })).toBe('test_notification');
+    expect(testBucketOfRequest(`${P}/entities`, { marker: '1' })).toBeUndefined();
   });
 });
 

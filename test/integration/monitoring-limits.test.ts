@@ -1,4 +1,4 @@
-// Checks account and rate limits over real HTTP on 127.0.0.1: GET /limits, each create refused at its limit, test buckets and the global bucket refused with 429 and Retry-After, X-RateLimit headers, windows resetting at UTC midnight.
+// Checks account and rate limits over real HTTP on 127.0.0.1: GET /limits, each create refused at its limit, test buckets and the global bucket refused with 429 and Retry-After, next pages of a backtest outside the test bucket, X-RateLimit headers, windows resetting at UTC midnight.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,5 +192,48 @@ describe('rate limits over HTTP', () => {
     const doc = (await call(s, 'GET', '/openapi.json')).json;
     expect(doc.paths['/monitoring/v1.0/{tenant}/limits']?.get?.summary).toMatch(/limits/);
     expect(doc.paths['/monitoring/v1.0/{tenant}/audits']?.get?.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['from', 'to', 'limit', 'marker']));
+  });
+});
+
+describe('backtest pages and the test_alarm bucket over HTTP', () => {
+  let s: Served;
+  let alice: string;
+  let olga: string;
+  const t1 = base('t1');
+
+  beforeAll(async () => {
+    s = await serve({}, { test_alarm: 1 });
+    [alice, olga] = await Promise.all([s.token('alice'), s.token('olga')]);
+  });
+  afterAll(async () => s.close());
+
+  it('counts a backtest once: its next pages (a marker) count in global only; an observer may not backtest', async () => {
+    const entity = await create(s, alice, `${t1}/entities`, { label: 'e' });
+    const check = await create(s, alice, `${t1}/entities/${entity}/checks`, { type: 'agent.cpu' });
+    const alarm = await create(s, alice, `${t1}/entities/${entity}/alarms`, { check_id: check, notification_plan_id: 'npTechnicalContactsEmail', criteria: 'return new AlarmStatus(OK);' });
+    const path = `${t1}/entities/${entity}/alarms/${alarm}/backtest`;
+    const window = `from=${START_MS - 3_600_000}&to=${START_MS}`;
+    // An observer is refused before any bucket is touched.
+    expectFault(await call(s, 'POST', `${path}?${window}`, { token: olga }), 403, 'forbiddenError');
+    const first = await call(s, 'POST', `${path}?${window}&limit=1`, { token: alice });
+    expect(first.status, first.text).toBe(200);
+    expect(rateHeaders(first)).toMatchObject({ limit: '1', used: '1', type: 'test_alarm' });
+    for (const marker of ['1', '2']) {
+      const page = await call(s, 'POST', `${path}?${window}&limit=1&marker=${marker}`, { token: alice });
+      expect(page.status, page.text).toBe(200);
+      expect(rateHeaders(page).type).toBe('global');
+    }
+    // test-alarm's pages too; a marker without a window is refused (nothing to page), counted in global only.
+    const testAlarm = `${t1}/entities/${entity}/test-alarm`;
+    const criteria = { criteria: 'return new AlarmStatus(OK);', check_id: check };
+    expect((await call(s, 'POST', `${testAlarm}?${window}&marker=1`, { token: alice, json: criteria })).status).toBe(200);
+    const stray = await call(s, 'POST', `${testAlarm}?marker=1`, { token: alice, json: criteria });
+    expectFault(stray, 400, 'badRequest');
+    expect(rateHeaders(stray).type).toBe('global');
+    const limits = (await call(s, 'GET', `${t1}/limits`, { token: alice })).json.rate;
+    expect(limits.test_alarm.used).toBe(1);
+    // A new backtest (no marker) is a test again: the bucket is full.
+    expectFault(await call(s, 'POST', `${path}?${window}`, { token: alice }), 429, 'rateLimitReached');
+    expectFault(await call(s, 'POST', testAlarm, { token: alice, json: { ...criteria, from: START_MS - 3_600_000 } }), 429, 'rateLimitReached');
   });
 });

@@ -1,4 +1,5 @@
 // Owns the alarm backtest: an alarm (or unsaved criteria) replayed over its check's stored observations, with the notifications each change would have sent.
+import { BacktestReportCache } from './backtest-report-cache.js';
 import type { AlarmState } from '../alarm-language/ast.js';
 import { consensusParams, type AlarmTransition } from '../alarms/alarm-consensus.js';
 import { planListOf } from '../alarms/alarm-commit.js';
@@ -94,6 +95,8 @@ interface Subject {
  * BacktestSlots in flight.
  */
 export class AlarmBacktests {
+  /** Reports of recent replays, kept briefly so the next pages of a backtest are cut from them instead of replayed. */
+  readonly reports = new BacktestReportCache();
   private readonly slots: BacktestSlots;
 
   constructor(private readonly deps: BacktestDeps) {

@@ -30,7 +30,7 @@ export function backtestTooLarge(bound: BacktestBound, limit: number): StrataErr
 }
 
 /**
- * The window a backtest asks for: `to` defaults to now, `from` to BACKTEST_DEFAULT_SPAN_MS before
+ * The window a backtest asks for: `to` defaults to just after now, `from` to BACKTEST_DEFAULT_SPAN_MS before
  * `to` (MONITORING_FIELD_INVALID naming `from` when it is not before `to`); a range longer than
  * BACKTEST_RANGE_MS_MAX is MONITORING_BACKTEST_TOO_LARGE.
  */

@@ -1,10 +1,10 @@
-// Owns GET /audits and recording every changing request of the monitoring API (its onResponse hook).
+// Owns GET /audits and recording every request of the monitoring API that may change something (its onResponse hook).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuditRow } from '../../../monitoring/audits/audit-record.js';
 import type { MonitoringService } from '../../../monitoring/monitoring-service.js';
 import { sha256 } from '../../../identity/secrets.js';
 import { defineResource } from '../../route-table.js';
-import { principalOf, tokenOf } from '../../route-rules.js';
+import { principalOf, rulesOf, tokenOf } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
 import { READ_RULES } from './crud-routes.js';
 import { LIST_RESPONSE, MONITORING_PREFIX, PAGE_QUERY_PROPERTIES, pageRequest, sendList, tenantOf } from './monitoring-http.js';
@@ -23,7 +23,7 @@ const AUDIT_QUERY_SCHEMA = {
   properties: {
     ...PAGE_QUERY_PROPERTIES,
     from: { type: 'integer', description: 'Window start, integer ms since 1970 (default: 7 days before to).' },
-    to: { type: 'integer', description: 'Window end, integer ms since 1970 (default: now).' },
+    to: { type: 'integer', description: 'Window end, integer ms since 1970, exclusive (default: just after now).' },
   },
 } as const;
 
@@ -67,9 +67,19 @@ function auditView(tenant: string): (row: AuditRow) => Record<string, unknown> {
   });
 }
 
+/**
+ * True when a request may have changed something: a method other than GET, HEAD and OPTIONS, on a
+ * route that does not only read. Routes whose rules are `access: 'read'` change nothing whatever
+ * their method (an alarm example fill is a POST), so an observer may call them; every other route
+ * is recorded, tests included: tests of checks and notifications send data out.
+ */
+export function mayChange(method: string, access: string): boolean {
+  return !READ_METHODS.has(method) && access !== 'read';
+}
+
 /** Records an answered request when it may have changed something and its principal belongs to the URL's tenant; a failing write is logged, never answered. */
 function recordAudit(monitoring: MonitoringService, request: FastifyRequest, status: number): void {
-  if (READ_METHODS.has(request.method) || status === RATE_LIMITED_STATUS) return;
+  if (!mayChange(request.method, rulesOf(request).access) || status === RATE_LIMITED_STATUS) return;
   const principal = principalOf(request);
   const tenant = (request.params as { tenant?: unknown } | undefined)?.tenant;
   // Requests that did not authenticate for this tenant are not its changes (and anyone could send them).

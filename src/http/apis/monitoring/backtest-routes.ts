@@ -1,4 +1,4 @@
-// Owns the alarm backtest route and the backtest answer (shared with test-alarm's from/to mode): a saved alarm replayed over its check's stored observations.
+// Owns the alarm backtest route and the backtest answer (shared with test-alarm's from/to mode): a saved alarm replayed over its check's stored observations, next pages cut from the kept report.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type BacktestChange, type BacktestReport, type BacktestWindowRequest } from '../../../monitoring/backtest/backtest-service.js';
 import { markerOrdinal, pageOfChanges } from '../../../monitoring/backtest/backtest-page.js';
@@ -6,21 +6,26 @@ import { fieldError } from '../../../monitoring/monitoring-errors.js';
 import { BACKTEST_DEFAULT_SPAN_MS, BACKTEST_RANGE_MS_MAX, MONITORING_BODY_BYTES_MAX } from '../../../monitoring/monitoring-limits.js';
 import type { MonitoringService } from '../../../monitoring/monitoring-service.js';
 import type { PageRequest } from '../../../monitoring/paging.js';
+import type { TimeWindow } from '../../../monitoring/time-series.js';
 import { sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
-import { READ_RULES } from './crud-routes.js';
 import { PAGE_QUERY_PROPERTIES, pageRequest, param, tenantOf } from './monitoring-http.js';
 import { pathParams } from './monitoring-params.js';
 
-/** A backtest only reads, but reads a lot: it is admitted as query work, and each engine read runs in the query queue. */
-const BACKTEST_RULES: RouteRules = { ...READ_RULES, work: 'query' };
+/**
+ * The rules of every backtest (the alarm backtest and test-alarm): a replay is a test, so it needs
+ * a role that may write, like test-alarm (an observer cannot use up the tenant's test_alarm
+ * budget); it reads a lot, so it is admitted as query work, and each engine read runs in the query
+ * queue.
+ */
+export const BACKTEST_RULES: RouteRules = { access: 'write', work: 'query' };
 
 /** The window fields, in the body or the query string. */
 export const BACKTEST_WINDOW_PROPERTIES = {
   from: { type: 'integer', minimum: 0, description: `Start of the replayed range, integer ms since 1970, inclusive (default: ${BACKTEST_DEFAULT_SPAN_MS} ms before to).` },
-  to: { type: 'integer', minimum: 0, description: `End of the replayed range, integer ms, exclusive (default: now); the range is at most ${BACKTEST_RANGE_MS_MAX} ms.` },
+  to: { type: 'integer', minimum: 0, description: `End of the replayed range, integer ms, exclusive (default: just after now); the range is at most ${BACKTEST_RANGE_MS_MAX} ms.` },
 } as const;
 
 /** The query string of a backtest: paging (the marker is a change's ordinal) and the window. */
@@ -143,6 +148,34 @@ export function sendBacktest(context: ServerContext, request: FastifyRequest, re
   });
 }
 
+/**
+ * Answers a backtest request with one page. A next page (a marker and both ends of the window, as
+ * next_href gives them) is cut from the report of the replay that answered an earlier page of the
+ * same subject and window, while it is kept (BACKTEST_REPORT_TTL_MS); any other request replays
+ * and keeps its report. `subject` names what is replayed: the tenant and the saved objects the
+ * replay starts from (their docs, so an edited alarm or check replays again).
+ */
+export async function answerBacktest(
+  context: ServerContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  subject: readonly unknown[],
+  replay: (window: BacktestWindowRequest) => Promise<BacktestReport>,
+): Promise<FastifyReply> {
+  const page = pageRequest(request);
+  markerOrdinal(page.marker);
+  const asked = backtestWindowOf(request);
+  const cache = context.backtests.reports;
+  const keyOf = (window: TimeWindow): string => JSON.stringify([...subject, window.fromMs, window.toMs]);
+  const { fromMs, toMs } = asked;
+  let report = page.marker !== undefined && fromMs !== undefined && toMs !== undefined ? cache.get(keyOf({ fromMs, toMs }), context.clock.now()) : undefined;
+  if (report === undefined) {
+    report = await replay(asked);
+    cache.put(keyOf(report.window), report, context.clock.now());
+  }
+  return sendBacktest(context, request, reply, report, page);
+}
+
 /** Registers POST /entities/:entityId/alarms/:alarmId/backtest. */
 export function registerBacktestRoutes(app: FastifyInstance, context: ServerContext, monitoring: MonitoringService): void {
   defineResource(app, '/:tenant/entities/:entityId/alarms/:alarmId/backtest', {
@@ -161,10 +194,11 @@ export function registerBacktestRoutes(app: FastifyInstance, context: ServerCont
         response: BACKTEST_RESPONSE,
       },
       handler: async (request, reply) => {
-        const page = pageRequest(request);
-        markerOrdinal(page.marker);
-        const report = await context.backtests.ofAlarm(tenantOf(request), param(request, 'entityId'), param(request, 'alarmId'), backtestWindowOf(request));
-        return sendBacktest(context, request, reply, report, page);
+        const [tenant, entityId, alarmId] = [tenantOf(request), param(request, 'entityId'), param(request, 'alarmId')];
+        const alarm = monitoring.entities.alarm(tenant, entityId, alarmId);
+        const check = monitoring.entities.check(tenant, entityId, alarm.doc.check_id);
+        const subject = [tenant, 'alarm', entityId, alarm.id, alarm.updatedMs, alarm.doc, check.id, check.updatedMs, check.doc];
+        return answerBacktest(context, request, reply, subject, (window) => context.backtests.ofAlarm(tenant, entityId, alarmId, window));
       },
     },
   });

@@ -17,7 +17,7 @@ const CHANGELOG_QUERY_SCHEMA = {
   properties: {
     ...PAGE_QUERY_PROPERTIES,
     from: { type: 'integer', description: 'Window start, integer ms since 1970 (default: 7 days before to).' },
-    to: { type: 'integer', description: 'Window end, integer ms since 1970 (default: now).' },
+    to: { type: 'integer', description: 'Window end, integer ms since 1970, exclusive (default: just after now).' },
     entityId: { type: 'string', minLength: 1, description: 'Only changes of this entity.' },
   },
 } as const;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { StrataError } from '../../../core/errors.js';
 import { LIMITED_RESOURCES } from '../../../monitoring/account/account-limits.js';
 import type { MonitoringService } from '../../../monitoring/monitoring-service.js';
-import { RATE_BUCKETS, RateLimiter, testBucketOf, windowText, type BucketUsage } from '../../rate-limit.js';
+import { RATE_BUCKETS, RateLimiter, testBucketOfRequest, windowText, type BucketUsage } from '../../rate-limit.js';
 import { sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import { principalOf } from '../../route-rules.js';
@@ -66,7 +66,7 @@ function rateLimited(reply: FastifyReply, usage: BucketUsage, nowMs: number): St
 /**
  * Registers the rate limits (an onRequest hook over the monitoring scope, after authentication:
  * requests are counted per tenant of the principal; unauthenticated ones are refused before they
- * count) and GET /limits.
+ * count; a next page of a backtest counts in `global` only) and GET /limits.
  */
 export function registerLimitRoutes(app: FastifyInstance, context: ServerContext, monitoring: MonitoringService): void {
   // One limiter per server: it counts in memory, so a restart starts every window's counts anew.
@@ -75,7 +75,7 @@ export function registerLimitRoutes(app: FastifyInstance, context: ServerContext
     const principal = principalOf(request);
     if (principal === undefined) return;
     const nowMs = context.clock.now();
-    const verdict = limiter.take(principal.user.tenant, testBucketOf(request.routeOptions.url ?? ''), nowMs);
+    const verdict = limiter.take(principal.user.tenant, testBucketOfRequest(request.routeOptions.url ?? '', request.query), nowMs);
     if (verdict.admitted) return setRateHeaders(reply, verdict.shown);
     setRateHeaders(reply, verdict.refusedBy);
     throw rateLimited(reply, verdict.refusedBy, nowMs);

@@ -1,7 +1,6 @@
 // Owns test-check, test of a saved check and test-alarm: run checks once and evaluate criteria without storing anything (or, with from/to, backtest them over stored observations).
 import type { FastifyInstance } from 'fastify';
 import { testAlarm } from '../../../monitoring/alarms/test-alarm.js';
-import { markerOrdinal } from '../../../monitoring/backtest/backtest-page.js';
 import type { CheckResult } from '../../../monitoring/check-result.js';
 import { checkDoc, type CheckDoc } from '../../../monitoring/check-rules.js';
 import type { StoredDoc } from '../../../monitoring/doc-store.js';
@@ -16,13 +15,22 @@ import { sendJson } from '../../json-reply.js';
 import { defineResource } from '../../route-table.js';
 import type { RouteRules } from '../../route-rules.js';
 import type { ServerContext } from '../../server-context.js';
-import { asksForWindow, BACKTEST_QUERY_SCHEMA, BACKTEST_WINDOW_PROPERTIES, backtestWindowOf, sendBacktest } from './backtest-routes.js';
+import { answerBacktest, asksForWindow, BACKTEST_QUERY_SCHEMA, BACKTEST_RULES, BACKTEST_WINDOW_PROPERTIES } from './backtest-routes.js';
 import { checkResultOf, checkResultView, CHECK_RESULT_SCHEMA, type CheckResultBody } from './check-result-view.js';
 import { pageRequest, param, tenantOf } from './monitoring-http.js';
 import { pathParams } from './monitoring-params.js';
 
 /** Tests run checks and may send their secrets: a role that may write, like the reference's other POSTs. */
 const TEST_RULES: RouteRules = { access: 'write' };
+/**
+ * test-alarm's rules: those of a backtest (write access, admitted as query work) in every mode.
+ * Admission is decided when the request arrives, before its body says which mode it is, and the
+ * backtest mode's engine reads run in the query queue, which only admitted requests may rely on.
+ * Charging the other modes too is cheap: the charge is one in-flight request of the tenant's query
+ * budget while it runs, and they are short (check_data evaluates at most TEST_ALARM_CHECK_DATA_MAX
+ * results; check_id waits for one test run, of which a tenant has at most TEST_RUNS_PER_TENANT_MAX).
+ */
+const TEST_ALARM_RULES: RouteRules = BACKTEST_RULES;
 
 /** The body of POST /entities/{entityId}/test-alarm. */
 const TEST_ALARM_SCHEMA: JsonSchema = {
@@ -111,7 +119,7 @@ export function registerTestRoutes(app: FastifyInstance, context: ServerContext,
   });
   defineResource(app, '/:tenant/entities/:entityId/test-alarm', {
     POST: {
-      rules: TEST_RULES,
+      rules: TEST_ALARM_RULES,
       bodyLimit: MONITORING_BODY_BYTES_MAX,
       schema: {
         summary: 'Evaluate alarm criteria against given check results or a fresh run of a check (consecutiveCount counts as 1), or backtest them over stored observations (from/to)',
@@ -127,11 +135,13 @@ export function registerTestRoutes(app: FastifyInstance, context: ServerContext,
         if (asksForWindow(request)) {
           // Criteria not saved have no plan: the backtest lists their changes and notifies nothing.
           if (body.check_id === undefined) throw fieldError('check_id', 'from and to backtest the stored observations of a check: give check_id, not check_data');
-          const page = pageRequest(request);
-          markerOrdinal(page.marker);
-          const report = await context.backtests.ofCriteria(tenant, entityId, body.check_id, body.criteria, backtestWindowOf(request));
-          return sendBacktest(context, request, reply, report, page);
+          const checkId = body.check_id;
+          const check = monitoring.entities.check(tenant, entityId, checkId);
+          const subject = [tenant, 'criteria', entityId, check.id, check.updatedMs, check.doc, body.criteria];
+          return answerBacktest(context, request, reply, subject, (window) => context.backtests.ofCriteria(tenant, entityId, checkId, body.criteria, window));
         }
+        // A marker pages a backtest (and spares the test_alarm bucket): without a window it has nothing to page.
+        if (pageRequest(request).marker !== undefined) throw fieldError('marker', 'pages a backtest: give from and/or to with check_id, or leave the marker out');
         let results: CheckResult[];
         if (body.check_data !== undefined) {
           monitoring.entities.entity(tenant, entityId);

@@ -1,7 +1,8 @@
-// Checks the audit trail over real HTTP on 127.0.0.1: every changing request is recorded (whatever its status) with who made it, reads are not, secrets never appear in GET /audits, paging and tenants, and a failing write only logs.
+// Checks the audit trail over real HTTP on 127.0.0.1: every request that may change something is recorded (whatever its status) with who made it, tests included; reads (GET, and POSTs of read-access routes) are not; secrets never appear in GET /audits, paging and tenants, and a failing write only logs.
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mayChange } from '../../../../src/http/apis/monitoring/audit-routes.js';
 import { createServer } from '../../../../src/http/server.js';
 import { sha256 } from '../../../../src/identity/secrets.js';
 import { call, startHarness, type Harness } from '../../harness.js';
@@ -23,7 +24,7 @@ const ITEM_KEYS = ['account_id', 'app', 'headers', 'id', 'method', 'payload', 'q
 
 /** Every audit record of the tenant in the last 7 days, walking next_href, and the raw text of every page. */
 async function allAudits(h: Harness, token: string, tenant = 't1'): Promise<{ items: any[]; raw: string }> {
-  // The window ends a minute ahead: a record of the last millisecond is in it (the default window ends now, exclusive).
+  // The window ends a minute ahead: every record written so far is in it, whatever the clocks.
   let url: string | null = `${h.url}${base(tenant)}/audits?limit=3&to=${Date.now() + 60_000}`;
   const items: any[] = [];
   let raw = '';
@@ -63,6 +64,10 @@ describe('audit trail over HTTP', () => {
     expect((await call(h, 'PUT', `${t1}/account`, { token: alice, json: { webhook_token: SECRETS.webhookToken } })).status).toBe(204);
     // A refused body is recorded too, and its secret hidden as well.
     expect((await call(h, 'POST', `${t1}/notifications`, { token: alice, json: { label: 'bad', type: 'incidentA', details: { service_key: SECRETS.serviceKey, extra: 1 } } })).status).toBe(400);
+    // A POST of a read-access route changes nothing and is not recorded (an alarm example fill); a test is recorded.
+    expect((await call(h, 'POST', `${t1}/alarm_examples/remote.http_status_code`, { token: olga, json: { values: {} } })).status).toBe(200);
+    const pasted = [{ timestamp: 1, monitoring_zone_id: 'mzdfw', available: true, status: 'x', metrics: {} }];
+    expect((await call(h, 'POST', `${t1}/entities/${e}/test-alarm`, { token: alice, json: { criteria: 'return new AlarmStatus(OK);', check_data: pasted } })).status).toBe(200);
     // An observer may not write: the refusal is the account's record too.
     expect((await call(h, 'DELETE', `${t1}/entities/${e}`, { token: olga })).status).toBe(403);
     // Reads are never recorded; another tenant's changes are its own.
@@ -82,6 +87,7 @@ describe('audit trail over HTTP', () => {
       'POST entities 201',
       'PUT account 204',
       'POST notifications 400',
+      'POST entities 200',
       'DELETE entities 403',
     ]);
     for (const item of items) expect(Object.keys(item).sort()).toEqual(ITEM_KEYS);
@@ -102,6 +108,14 @@ describe('audit trail over HTTP', () => {
     expect(items.every((item, i) => i === 0 || item.timestamp >= items[i - 1].timestamp)).toBe(true);
     const theirs = await allAudits(h, bob, 't2');
     expect(theirs.items.map((item) => item.user)).toEqual(['bob']);
+  });
+
+  it('skips read methods and read-access routes, and records every other route', () => {
+    for (const method of ['GET', 'HEAD', 'OPTIONS']) for (const access of ['read', 'write', 'admin', 'token']) expect(mayChange(method, access)).toBe(false);
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      expect(mayChange(method, 'read')).toBe(false);
+      for (const access of ['write', 'admin', 'token', 'public']) expect(mayChange(method, access)).toBe(true);
+    }
   });
 
   it('never shows an API key, a service key, a password, a credential header, a webhook token or URL, or the X-Auth-Token', async () => {

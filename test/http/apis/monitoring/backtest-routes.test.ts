@@ -1,4 +1,5 @@
-// Tests of POST .../alarms/{alarmId}/backtest and test-alarm's from/to mode over real HTTP: the answer's shape, paging by next_href, validation, access, tenants and the OpenAPI document.
+// Tests of POST .../alarms/{alarmId}/backtest and test-alarm's from/to mode over real HTTP: the answer's shape, paging by next_href from the kept report, validation, access, query admission, tenants and the OpenAPI document.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../../../src/monitoring/check-result.js';
 import { BACKTEST_RANGE_MS_MAX } from '../../../../src/monitoring/monitoring-limits.js';
@@ -79,8 +80,9 @@ describe('alarm backtests over HTTP', () => {
     expect(res.json.totals).toEqual({ OK: 3, WARNING: 0, CRITICAL: 2, observations: 5 });
     expect(res.json.replayed).toEqual(window);
     expect(res.json.unreplayed).toEqual([]);
-    // An observer may backtest: it reads only.
-    expect((await call(h, 'POST', path, { token: olga, json: window })).status).toBe(200);
+    // A replay is a test: an observer may not run one (nor use up the tenant's test_alarm budget).
+    expectFault(await call(h, 'POST', path, { token: olga, json: window }), 403, 'forbiddenError');
+    expectFault(await call(h, 'POST', `${base('t1')}/entities/${entity}/test-alarm`, { token: olga, json: { criteria: DOWN, check_id: check, ...window } }), 403, 'forbiddenError');
   });
 
   it('pages by ordinal; next_href keeps the window and the limit, and works with an empty body or none', async () => {
@@ -144,6 +146,43 @@ describe('alarm backtests over HTTP', () => {
     expect(pasted.json.details.key).toBe('check_id');
     expectFault(await call(h, 'POST', testAlarm, { token: alice, json: { criteria: 'if (', check_id: check, from: t0 } }), 400, 'alarmParseError');
     expectFault(await call(h, 'POST', testAlarm, { token: alice, json: { criteria, check_id: 'chMissing1', to: t0 } }), 404, 'notFoundError');
+    // A marker pages a backtest: without a window there is nothing to page.
+    const stray = await call(h, 'POST', `${testAlarm}?marker=1`, { token: alice, json: { criteria, check_id: check } });
+    expectFault(stray, 400, 'badRequest');
+    expect(stray.json.details.key).toBe('marker');
+  });
+
+  it('cuts next pages from the report of the first page (one replay); a first page, a changed alarm or another window replays', async () => {
+    // A window of its own: the runs written here lie outside the window the other tests replay.
+    const window = { from: t0, to: t0 + 900_000 };
+    const first = await call(h, 'POST', `${path}?limit=2`, { token: alice, json: window });
+    expect(first.json.totals.observations).toBe(5);
+    const { monitoring, store } = h.app.strata;
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const sink = new ResultSink({ engine: store, monitoring, alarms: undefined, logger: quiet });
+    const late: CheckResult = { monitoringZoneId: 'mzdfw', timestampMs: t0 + 600_000, available: true, status: 'code=500', metrics: { code: { type: 's', data: '500', unit: 'unknown' } } };
+    sink.accept('t1', monitoring.entities.checkWithSecrets('t1', entity, check), late);
+    await sink.flush();
+    const href = new URL(first.json.metadata.next_href as string);
+    const kept = await call(h, 'POST', `${href.pathname}${href.search}`, { token: alice });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.json.totals).toEqual(first.json.totals);
+    expect(kept.json.values.map((v: any) => v.timestamp)).toEqual([t0 + 120_000, t0 + 180_000]);
+    const again = await call(h, 'POST', `${path}?limit=2`, { token: alice, json: window });
+    expect(again.json.totals).toEqual({ OK: 3, WARNING: 0, CRITICAL: 3, observations: 6 });
+    // The fresh first page is kept in its turn: its next pages see the late run.
+    const last = await call(h, 'POST', `${href.pathname}?from=${window.from}&to=${window.to}&limit=2&marker=4`, { token: alice });
+    expect(last.json.values.map((v: any) => [v.timestamp, v.state])).toEqual([[t0 + 240_000, 'OK'], [t0 + 600_000, 'CRITICAL']]);
+    // An edited alarm is another backtest: its pages replay.
+    const alarmPath = `${base('t1')}/entities/${entity}/alarms/${alarm}`;
+    expect((await call(h, 'PUT', alarmPath, { token: alice, json: { criteria: "return new AlarmStatus(WARNING, 'always');" } })).status).toBe(204);
+    try {
+      const edited = await call(h, 'POST', `${href.pathname}${href.search}`, { token: alice });
+      expect(edited.json.totals).toEqual({ OK: 0, WARNING: 1, CRITICAL: 0, observations: 6 });
+      expect(edited.json.values).toEqual([]);
+    } finally {
+      expect((await call(h, 'PUT', alarmPath, { token: alice, json: { criteria: DOWN } })).status).toBe(204);
+    }
   });
 
   it('shows the backtest and the test-alarm window in /openapi.json', async () => {
@@ -156,5 +195,50 @@ describe('alarm backtests over HTTP', () => {
     expect(post.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['limit', 'marker', 'from', 'to']));
     const testAlarm = paths.find((p) => p.endsWith('/test-alarm')) as string;
     expect(JSON.stringify(doc.paths[testAlarm].post.requestBody)).toContain('"to"');
+  });
+});
+
+describe('backtest admission', () => {
+  let h: Harness;
+  let alice: string;
+
+  beforeAll(async () => {
+    // One query request of a tenant in flight at a time.
+    h = await startHarness({ config: { admission: { query: { concurrency: 1, queueMax: 0 } } } });
+    alice = await h.token('alice');
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('admits test-alarm as query work in every mode, like the alarm backtest: a request still sending its body holds the budget', async () => {
+    const b = base('t1');
+    const entity = await create(h, alice, `${b}/entities`, { label: 'web' });
+    const check = await create(h, alice, `${b}/entities/${entity}/checks`, { type: 'agent.cpu' });
+    const alarm = await create(h, alice, `${b}/entities/${entity}/alarms`, { check_id: check, notification_plan_id: 'npTechnicalContactsEmail', criteria: DOWN });
+    const testAlarm = `${b}/entities/${entity}/test-alarm`;
+    const pasted = { criteria: DOWN, check_data: [{ timestamp: 1, monitoring_zone_id: 'mzdfw', available: true, status: 'x', metrics: { code: { type: 's', data: '200' } } }] };
+    const backtest = `${b}/entities/${entity}/alarms/${alarm}/backtest`;
+    const admission = h.app.strata.admission;
+    // A test-alarm whose body never finishes: admitted on arrival, before its body says its mode.
+    const socket = connect(Number(new URL(h.url).port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(`POST ${testAlarm} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Auth-Token: ${alice}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"criteria":`);
+    try {
+      for (let i = 0; i < 400 && admission.tenantInFlight('query', 't1').requests === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(admission.tenantInFlight('query', 't1').requests).toBe(1);
+      for (const [url, json] of [[testAlarm, pasted], [backtest, {}]] as const) {
+        const refused = await call(h, 'POST', url, { token: alice, json });
+        expect(refused.status, url).toBe(503);
+        expect(refused.json.details).toMatchObject({ code: 'HTTP_OVERLOADED', work: 'query' });
+      }
+    } finally {
+      socket.destroy();
+    }
+    for (let i = 0; i < 400 && admission.tenantInFlight('query', 't1').requests > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const evaluated = await call(h, 'POST', testAlarm, { token: alice, json: pasted });
+    expect(evaluated.status, evaluated.text).toBe(200);
+    expect((await call(h, 'POST', backtest, { token: alice, json: {} })).status).toBe(200);
+    expect(admission.tenantInFlight('query', 't1').requests).toBe(0);
   });
 });
