@@ -1,12 +1,13 @@
 // End to end over loopback: `strata serve` and `strata agent` processes; connections (operation 3), agent metrics (operations 5, 6), an alarm's changelog, reconnection after kill -9, refused CA, token and updates.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Harness } from '../http/harness.js';
+import { freePorts } from './agent-fixture.js';
 import { base, create } from './monitoring-client.js';
+import { until } from './poll-until.js';
 import { CLI, ensureBuilt, ROOT, runCli, startServe, tokenFor, type ServeProcess } from './serve-process.js';
 
 const TENANT = '100000';
@@ -23,29 +24,8 @@ interface AgentProcess {
   readonly exited: Promise<number | string>;
 }
 
-/** Polls `probe` every 100 ms until it returns a value other than undefined; fails after `timeoutMs` with `what()`. */
-async function until<T>(what: () => string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Three distinct free loopback ports (bound together, then released). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  for (let i = 0; i < count; i++) {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    servers.push(server);
-  }
-  const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
-  return ports;
-}
+/** How often this file polls the processes it started. */
+const POLL_MS = 100;
 
 /** The pino lines an agent wrote on stderr, parsed. */
 function logLines(agent: AgentProcess): Record<string, unknown>[] {
@@ -136,7 +116,7 @@ describe('strata agent against strata serve, over loopback', () => {
     const connections = await until(() => `3 connections; agent stdout:\n${main.stdout}\nstderr:\n${main.stderr}`, async () => {
       const values = await connectionsOf(AGENT_ID);
       return values?.length === 3 ? values : undefined;
-    }, 15_000);
+    }, 15_000, POLL_MS);
     const guid = readFileSync(join(main.stateDir, 'guid'), 'utf8').trim();
     for (const connection of connections) {
       expect(connection).toMatchObject({ guid, agent_id: AGENT_ID, process_version: '0.1.0', bundle_version: '0.1.0', agent_ip: '127.0.0.1' });
@@ -153,12 +133,12 @@ describe('strata agent against strata serve, over loopback', () => {
     const entry = await until(() => `a CRITICAL changelog entry; agent stderr:\n${main.stderr}`, async () => {
       const values = (await get(`/changelogs/alarms?entityId=${entity}`)).json?.values as { alarm_id: string; state: string }[] | undefined;
       return values?.find((e) => e.alarm_id === alarm && e.state === 'CRITICAL');
-    }, 45_000);
+    }, 45_000, POLL_MS);
     expect(entry).toMatchObject({ entity_id: entity, check_id: check, alarm_id: alarm, state: 'CRITICAL' });
     const names = await until(() => 'agent metrics listed', async () => {
       const values = (await get(`/entities/${entity}/checks/${check}/metrics?limit=100`)).json?.values as { name: string }[] | undefined;
       return values?.some((m) => m.name === 'total') ? values.map((m) => m.name) : undefined;
-    }, 10_000);
+    }, 10_000, POLL_MS);
     expect(names).toEqual(expect.arrayContaining(['total', 'actual_used', 'actual_free', 'free', 'used']));
     const now = Date.now();
     const plot = await get(`/entities/${entity}/checks/${check}/metrics/total/plot?from=${now - 600_000}&to=${now + 60_000}&resolution=FULL`);
@@ -181,7 +161,7 @@ describe('strata agent against strata serve, over loopback', () => {
     const after = await until(() => `3 connections after the restart; agent stderr:\n${main.stderr}`, async () => {
       const values = await connectionsOf(AGENT_ID);
       return values?.length === 3 ? values : undefined;
-    }, 30_000);
+    }, 30_000, POLL_MS);
     expect(after.every((c) => !before.has(c.id))).toBe(true);
     expect(connectedLines(main)).toHaveLength(6);
   }, 45_000);
@@ -193,8 +173,8 @@ describe('strata agent against strata serve, over loopback', () => {
     const wrongToken = startAgent('wrong-token', { id: 'wrong-token.example.com', token: `${'0'.repeat(64)}:${TENANT}` });
     const attempts = (agent: AgentProcess, msg: string) => () => (logLines(agent).filter((line) => line.msg === msg).length >= 3 * 2 ? true : undefined);
     // Six failed attempts over the three endpoints.
-    await until(() => `wrong CA refusals:\n${wrongCa.stderr}`, attempts(wrongCa, 'agent connection closed; reconnecting'), 15_000);
-    await until(() => `wrong token refusals:\n${wrongToken.stderr}`, attempts(wrongToken, 'agent hello refused'), 15_000);
+    await until(() => `wrong CA refusals:\n${wrongCa.stderr}`, attempts(wrongCa, 'agent connection closed; reconnecting'), 15_000, POLL_MS);
+    await until(() => `wrong token refusals:\n${wrongToken.stderr}`, attempts(wrongToken, 'agent hello refused'), 15_000, POLL_MS);
     const tlsCodes = new Set(logLines(wrongCa).filter((line) => line.msg === 'agent connection closed; reconnecting').map((line) => line.code));
     expect([...tlsCodes]).toEqual(['UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
     for (const line of logLines(wrongToken).filter((l) => l.msg === 'agent hello refused')) {
@@ -229,12 +209,12 @@ describe('strata agent against strata serve, over loopback', () => {
 
     // Signed with another key than the one the agent pins.
     const wrongKey = startAgent('update-wrong-key', { id: 'update-wrong-key.example.com', endpoints: oneEndpoint, updateKey: join(otherKeys, 'update-signing.pub') });
-    expect(await until(() => `an update outcome:\n${wrongKey.stderr}`, outcome(wrongKey), 15_000)).toMatchObject({ msg: 'agent update refused', code: 'AGENT_UPDATE_SIGNATURE_INVALID' });
+    expect(await until(() => `an update outcome:\n${wrongKey.stderr}`, outcome(wrongKey), 15_000, POLL_MS)).toMatchObject({ msg: 'agent update refused', code: 'AGENT_UPDATE_SIGNATURE_INVALID' });
     expect(existsSync(staged(wrongKey))).toBe(false);
 
     // Positive control: the right key stages the bundle, byte for byte.
     const good = startAgent('update-good', { id: 'update-good.example.com', endpoints: oneEndpoint, updateKey: join(keys, 'update-signing.pub') });
-    expect(await until(() => `an update outcome:\n${good.stderr}`, outcome(good), 15_000)).toMatchObject({ msg: 'agent update staged', to: UPDATE_VERSION });
+    expect(await until(() => `an update outcome:\n${good.stderr}`, outcome(good), 15_000, POLL_MS)).toMatchObject({ msg: 'agent update staged', to: UPDATE_VERSION });
     expect(readFileSync(join(staged(good), 'bundle'))).toEqual(bytes);
 
     // Tampered after signing: one byte of the published bundle flipped.
@@ -242,7 +222,7 @@ describe('strata agent against strata serve, over loopback', () => {
     tampered[100] = (tampered[100] as number) ^ 0x01;
     writeFileSync(published, tampered);
     const victim = startAgent('update-tampered', { id: 'update-tampered.example.com', endpoints: oneEndpoint, updateKey: join(keys, 'update-signing.pub') });
-    expect(await until(() => `an update outcome:\n${victim.stderr}`, outcome(victim), 15_000)).toMatchObject({ msg: 'agent update refused', code: 'AGENT_UPDATE_SIGNATURE_INVALID' });
+    expect(await until(() => `an update outcome:\n${victim.stderr}`, outcome(victim), 15_000, POLL_MS)).toMatchObject({ msg: 'agent update refused', code: 'AGENT_UPDATE_SIGNATURE_INVALID' });
     expect(existsSync(staged(victim))).toBe(false);
     const updatesDir = join(victim.stateDir, 'updates');
     expect(existsSync(updatesDir) ? readdirSync(updatesDir) : []).toEqual([]);

@@ -1,7 +1,6 @@
 // End to end over loopback: a real server with its agent endpoint started as `strata serve` starts it (TLS from the data directory), real agents, and the host info routes read over HTTP: live answers, tenants apart, 404, 400 and 503.
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
@@ -9,40 +8,18 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentConnection } from '../../src/agent/client/agent-connection.js';
 import { systemScheduler } from '../../src/agent/client/agent-deps.js';
-import { AgentFleet } from '../../src/agent/client/agent-fleet.js';
-import { collectorFor } from '../../src/agent/collectors/collector-registry.js';
 import type { AgentEndpoint } from '../../src/agent/endpoint/agent-endpoint.js';
 import { HostInfoReader } from '../../src/agent/host-info/host-info-reader.js';
 import { RpcPeer } from '../../src/agent/protocol/rpc-peer.js';
 import { startAgentEndpoint } from '../../src/cli/serve-agents.js';
 import { ManualClock, systemClock } from '../../src/core/clock.js';
 import { call, startHarness, type Harness } from '../http/harness.js';
+import { freePorts, quietAgentLogger as quiet, testFleet } from './agent-fixture.js';
 import { base, create, expectFault } from './monitoring-client.js';
+import { until } from './poll-until.js';
 
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 const TYPES = ['cpus', 'disks', 'filesystems', 'memory', 'network_interfaces', 'processes', 'system', 'who'];
 const HOST_AGENT = 'host-a.example.com';
-
-/** Free loopback ports (bound together, then released). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  for (let i = 0; i < count; i++) {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    servers.push(server);
-  }
-  const ports = servers.map((server) => (server.address() as AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
-  return ports;
-}
-
-async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('agent host info over HTTP, from live agents', () => {
   let h: Harness;
@@ -71,20 +48,7 @@ describe('agent host info over HTTP, from live agents', () => {
     fixtureProc = mkdtempSync(join(tmpdir(), 'strata-host-info-it-'));
     writeFileSync(join(fixtureProc, 'meminfo'), 'MemTotal: 4096 kB\nMemFree: 1024 kB\n');
     // The real agent of tenant t1, reading this host, over its three zone connections.
-    const fleet = new AgentFleet({
-      endpoints: ports.map((port) => ({ host: '127.0.0.1', port })),
-      ca: rootCert,
-      token: agentTokens.t1 as string,
-      agentId: HOST_AGENT,
-      guid: 'guid-host-a',
-      processVersion: '1.0.0',
-      bundleVersion: '1.0.0',
-      collectorFor: (type) => collectorFor(type),
-      clock: systemClock,
-      scheduler: systemScheduler,
-      random: Math.random,
-      logger: quiet,
-    });
+    const fleet = testFleet({ endpoints: ports.map((port) => ({ host: '127.0.0.1', port })), ca: rootCert, token: agentTokens.t1 as string, agentId: HOST_AGENT, guid: 'guid-host-a' });
     fleet.start();
     stops.push(() => fleet.stop());
     await until('three connections of the agent', async () => (await get('alice', 't1', `/agents/${HOST_AGENT}/connections`)).json?.values?.length === 3);

@@ -1,34 +1,27 @@
 // Checks the 30-day agent retention (spec 2.1) with an injected clock: a real agent connected over TLS to an in-process endpoint, read through operations 1-3 over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemScheduler } from '../../src/agent/client/agent-deps.js';
-import { AgentFleet } from '../../src/agent/client/agent-fleet.js';
-import { collectorFor } from '../../src/agent/collectors/collector-registry.js';
+import type { AgentFleet } from '../../src/agent/client/agent-fleet.js';
 import { loadAgentTls } from '../../src/agent/endpoint/agent-ca.js';
 import { AgentEndpoint } from '../../src/agent/endpoint/agent-endpoint.js';
 import { monitoringBackend } from '../../src/agent/endpoint/monitoring-backend.js';
 import { AGENT_TOUCH_INTERVAL_MS } from '../../src/agent/agent-limits.js';
 import { UpdateStore } from '../../src/agent/update/update-store.js';
-import { ManualClock, systemClock } from '../../src/core/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/core/time.js';
 import { AGENT_RETENTION_MS } from '../../src/monitoring/monitoring-limits.js';
 import { call, startHarness, type Harness } from '../http/harness.js';
+import { quietAgentLogger as quiet, testFleet } from './agent-fixture.js';
 import { base } from './monitoring-client.js';
+import { until, UNTIL_TIMEOUT_MS } from './poll-until.js';
 
 /** A whole hour near now: the endpoint's certificates are issued by this clock and checked by TLS against the real time. */
 const START_MS = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
 /** The shortest heartbeat interval the endpoint allows, so heartbeats come quickly in real time. */
 const HEARTBEAT_MS = 100;
 const b = base('t1');
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
-/** Resolves once `condition()` holds, polling every 10 ms for at most 10 s. */
-async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** How often this file polls: heartbeats come every HEARTBEAT_MS. */
+const POLL_MS = 10;
 
 describe('agent retention (spec 2.1) with an injected clock', () => {
   const clock = new ManualClock(START_MS);
@@ -66,31 +59,17 @@ describe('agent retention (spec 2.1) with an injected clock', () => {
   /** Starts the real agent (one connection) and waits for its hello. */
   async function connectAgent(agentId: string): Promise<AgentFleet> {
     let hellos = 0;
-    const fleet = new AgentFleet({
-      endpoints: [{ host: '127.0.0.1', port }],
-      ca: rootCert,
-      token: agentToken,
-      agentId,
-      guid: `guid-${agentId}`,
-      processVersion: '1.0.0',
-      bundleVersion: '1.0.0',
-      collectorFor: (type) => collectorFor(type),
-      clock: systemClock,
-      scheduler: systemScheduler,
-      random: Math.random,
-      logger: quiet,
-      onConnected: () => (hellos += 1),
-    });
+    const fleet = testFleet({ endpoints: [{ host: '127.0.0.1', port }], ca: rootCert, token: agentToken, agentId, guid: `guid-${agentId}`, onConnected: () => (hellos += 1) });
     fleets.push(fleet);
     fleet.start();
-    await until(`${agentId} connected`, () => hellos === 1);
+    await until(`${agentId} connected`, () => hellos === 1, UNTIL_TIMEOUT_MS, POLL_MS);
     return fleet;
   }
 
   /** Stops the agent and waits until its connection is gone from operation 3. */
   async function disconnect(fleet: AgentFleet, agentId: string): Promise<void> {
     await fleet.stop();
-    await until(`${agentId} disconnected`, async () => (await get(`/agents/${agentId}/connections`)).json?.values?.length === 0);
+    await until(`${agentId} disconnected`, async () => (await get(`/agents/${agentId}/connections`)).json?.values?.length === 0, UNTIL_TIMEOUT_MS, POLL_MS);
   }
 
   /** A GET with a fresh token (tokens expire as the clock moves). */
@@ -108,7 +87,7 @@ describe('agent retention (spec 2.1) with an injected clock', () => {
   async function advanceWithHeartbeat(deltaMs: number): Promise<void> {
     const before = endpoint.stats().heartbeats;
     clock.advance(deltaMs);
-    await until('a heartbeat after the clock moved', () => endpoint.stats().heartbeats > before);
+    await until('a heartbeat after the clock moved', () => endpoint.stats().heartbeats > before, UNTIL_TIMEOUT_MS, POLL_MS);
   }
 
   it('lists an agent after it connects, until 30 days after it last connected, then drops it from operations 1 to 3', async () => {

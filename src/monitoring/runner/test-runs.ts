@@ -1,20 +1,15 @@
 // Owns admitting on-demand test runs (test-check, test of a saved check, test-alarm with check_id): bounded in flight per process and per tenant, refused at once beyond.
-import { assert } from '../../core/assert.js';
 import { StrataError } from '../../core/errors.js';
 import type { CheckResult } from '../check-result.js';
 import type { CheckDoc } from '../check-rules.js';
 import type { StoredDoc } from '../doc-store.js';
 import type { EntityDoc } from '../entity-rules.js';
+import { InFlightSlots, type InFlightLimits, type SlotScope } from '../in-flight-slots.js';
 import { TEST_RUNS_CONCURRENCY_MAX, TEST_RUNS_PER_TENANT_MAX } from '../monitoring-limits.js';
 import type { CheckRunner } from './check-runner.js';
 
-/** How many test runs may be in flight at once. */
-export interface TestRunLimits {
-  /** In the whole process, every tenant together. */
-  readonly concurrencyMax: number;
-  /** For one tenant. */
-  readonly perTenantMax: number;
-}
+/** How many test runs may be in flight at once: in the whole process, and for one tenant. */
+export type TestRunLimits = InFlightLimits;
 
 /** The limits a runtime uses unless told otherwise. */
 export const DEFAULT_TEST_RUN_LIMITS: TestRunLimits = { concurrencyMax: TEST_RUNS_CONCURRENCY_MAX, perTenantMax: TEST_RUNS_PER_TENANT_MAX };
@@ -37,17 +32,14 @@ export interface TestRunsStats {
  * always given back, whether the run succeeded, failed or timed out.
  */
 export class TestRuns {
-  private inFlight = 0;
   private refused = 0;
-  /** Only tenants with a run in flight, so the map holds at most concurrencyMax entries. */
-  private readonly byTenant = new Map<string, number>();
+  private readonly slots: InFlightSlots;
 
   constructor(
     private readonly runner: Pick<CheckRunner, 'runOnce'>,
-    private readonly limits: TestRunLimits = DEFAULT_TEST_RUN_LIMITS,
+    limits: TestRunLimits = DEFAULT_TEST_RUN_LIMITS,
   ) {
-    assert(Number.isSafeInteger(limits.concurrencyMax) && limits.concurrencyMax >= 1, 'the test run concurrency is a positive integer');
-    assert(Number.isSafeInteger(limits.perTenantMax) && limits.perTenantMax >= 1 && limits.perTenantMax <= limits.concurrencyMax, 'the per-tenant test run limit is a positive integer within the concurrency');
+    this.slots = new InFlightSlots('test run', limits, (scope, limit) => this.busy(scope, limit));
   }
 
   /**
@@ -56,38 +48,15 @@ export class TestRuns {
    * synchronously, at the call.
    */
   async run(tenant: string, entity: StoredDoc<EntityDoc>, check: CheckDoc, zones?: readonly string[]): Promise<CheckResult[]> {
-    const release = this.admit(tenant);
-    try {
-      return await this.runner.runOnce(tenant, entity, check, zones);
-    } finally {
-      release();
-    }
+    return this.slots.run(tenant, () => this.runner.runOnce(tenant, entity, check, zones));
   }
 
   /** The counters. */
   stats(): TestRunsStats {
-    return { inFlight: this.inFlight, tenants: this.byTenant.size, refused: this.refused };
+    return { inFlight: this.slots.running(), tenants: this.slots.tenants(), refused: this.refused };
   }
 
-  /** Takes a slot for `tenant` or throws; the returned function gives it back (once, however often it is called). */
-  private admit(tenant: string): () => void {
-    const mine = this.byTenant.get(tenant) ?? 0;
-    if (mine >= this.limits.perTenantMax) throw this.busy('tenant', this.limits.perTenantMax);
-    if (this.inFlight >= this.limits.concurrencyMax) throw this.busy('server', this.limits.concurrencyMax);
-    this.inFlight++;
-    this.byTenant.set(tenant, mine + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.inFlight--;
-      const left = (this.byTenant.get(tenant) ?? 1) - 1;
-      if (left <= 0) this.byTenant.delete(tenant);
-      else this.byTenant.set(tenant, left);
-    };
-  }
-
-  private busy(scope: 'tenant' | 'server', limit: number): StrataError {
+  private busy(scope: SlotScope, limit: number): StrataError {
     this.refused++;
     const whose = scope === 'tenant' ? 'this tenant' : 'all tenants';
     return new StrataError('MONITORING_TEST_RUNS_BUSY', `Too many check test runs in flight for ${whose} (at most ${limit}); retry after the Retry-After seconds.`, { scope, limit });

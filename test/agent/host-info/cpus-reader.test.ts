@@ -1,19 +1,12 @@
 // Tests the cpus reader: /proc/cpuinfo parsed per processor, joined with /proc/stat's per-CPU times in ms, on x86 and ARM texts; /proc/stat required, cpuinfo optional.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coreCount, parseCpuinfo, socketCount } from '../../../src/agent/host-info/cpuinfo.js';
 import { readCpus } from '../../../src/agent/host-info/cpus-reader.js';
 import { hostPathsOf } from '../../../src/agent/host-info/host-files.js';
 import { PROC_STAT } from '../collectors/proc-fixtures.js';
-import { CPUINFO_ARM, CPUINFO_X86, fixtureTree } from './host-fixtures.js';
+import { CPUINFO_ARM, CPUINFO_X86, treesRemovedAfterEach } from './host-fixtures.js';
 
-const trees: { remove(): void }[] = [];
-afterEach(() => trees.splice(0).forEach((tree) => tree.remove()));
-
-function procWith(files: Record<string, string>): string {
-  const tree = fixtureTree(files);
-  trees.push(tree);
-  return tree.root;
-}
+const procWith = treesRemovedAfterEach();
 
 describe('parseCpuinfo', () => {
   it('reads each x86 processor block: vendor named as the reference names it, model with blanks collapsed, MHz rounded, socket and core', () => {

@@ -1,20 +1,13 @@
 // Tests the disks and filesystems readers on fixture /proc/mounts and /proc/diskstats: devices resolved through their links and named by mount point; statfs sizes in KiB, skipped on remote and FUSE mounts.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { diskItems, readDisks } from '../../../src/agent/host-info/disks-reader.js';
 import { filesystemItem, readFilesystems, statfsSafe } from '../../../src/agent/host-info/filesystems-reader.js';
 import { hostPathsOf, type FsFigures } from '../../../src/agent/host-info/host-files.js';
 import { HOST_INFO_ITEMS_MAX } from '../../../src/agent/host-info/host-info-limits.js';
 import { PROC_DISKSTATS } from '../collectors/proc-fixtures.js';
-import { fixtureTree, MOUNTS } from './host-fixtures.js';
+import { MOUNTS, treesRemovedAfterEach } from './host-fixtures.js';
 
-const trees: { remove(): void }[] = [];
-afterEach(() => trees.splice(0).forEach((tree) => tree.remove()));
-
-function procWith(files: Record<string, string>): string {
-  const tree = fixtureTree(files);
-  trees.push(tree);
-  return tree.root;
-}
+const procWith = treesRemovedAfterEach();
 
 /** /dev/mapper names are links to dm-N; /dev/vdb resolves to itself. */
 const LINKS: Record<string, string> = { '/dev/mapper/vg-root': '/dev/dm-0', '/dev/vda1': '/dev/vda1' };

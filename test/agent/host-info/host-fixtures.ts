@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
 import { UTMP_RECORD_BYTES } from '../../../src/agent/host-info/host-info-limits.js';
 
 /** /proc/cpuinfo of a 2-CPU x86 host (one socket, two cores), trimmed to the keys that matter and a few that do not. */
@@ -110,4 +111,15 @@ export function fixtureTree(files: Readonly<Record<string, FixtureEntry>>): { re
     else writeFileSync(full, entry);
   }
   return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A maker of fixture trees removed after each test of the calling file; it answers each new tree's root directory. */
+export function treesRemovedAfterEach(): (files: Readonly<Record<string, FixtureEntry>>) => string {
+  const trees: { remove(): void }[] = [];
+  afterEach(() => trees.splice(0).forEach((tree) => tree.remove()));
+  return (files) => {
+    const tree = fixtureTree(files);
+    trees.push(tree);
+    return tree.root;
+  };
 }

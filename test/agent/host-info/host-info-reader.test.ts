@@ -1,20 +1,13 @@
 // Tests the agent's host info reader over fixture hosts: every type answers {timestamp, metrics, error, truncated}; a read whose required file is missing answers an empty list or object with the reason; lists are cut at their bounds.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HOST_INFO_ITEMS_MAX } from '../../../src/agent/host-info/host-info-limits.js';
 import { HostInfoReader } from '../../../src/agent/host-info/host-info-reader.js';
 import { HOST_INFO_TYPES } from '../../../src/agent/protocol/messages.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { PROC_MEMINFO, PROC_NET_DEV, PROC_STAT } from '../collectors/proc-fixtures.js';
-import { fixtureTree, utmpRecord } from './host-fixtures.js';
+import { treesRemovedAfterEach, utmpRecord } from './host-fixtures.js';
 
-const trees: { remove(): void }[] = [];
-afterEach(() => trees.splice(0).forEach((tree) => tree.remove()));
-
-function hostWith(files: Record<string, string | Buffer>): string {
-  const tree = fixtureTree(files);
-  trees.push(tree);
-  return tree.root;
-}
+const hostWith = treesRemovedAfterEach();
 
 describe('HostInfoReader', () => {
   it('names the eight types the API serves', () => {

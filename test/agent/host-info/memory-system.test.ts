@@ -1,19 +1,12 @@
 // Tests the memory and system readers: meminfo and vmstat figures under the reference's names, nulls where /proc does not say; kernel, machine and os-release.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hostPathsOf } from '../../../src/agent/host-info/host-files.js';
 import { memoryInfo, readMemory } from '../../../src/agent/host-info/memory-reader.js';
 import { readSystem, systemInfo } from '../../../src/agent/host-info/system-reader.js';
 import { PROC_MEMINFO, PROC_VMSTAT } from '../collectors/proc-fixtures.js';
-import { fixtureTree, OS_RELEASE } from './host-fixtures.js';
+import { OS_RELEASE, treesRemovedAfterEach } from './host-fixtures.js';
 
-const trees: { remove(): void }[] = [];
-afterEach(() => trees.splice(0).forEach((tree) => tree.remove()));
-
-function treeWith(files: Record<string, string>): string {
-  const tree = fixtureTree(files);
-  trees.push(tree);
-  return tree.root;
-}
+const treeWith = treesRemovedAfterEach();
 
 describe('memory', () => {
   it('gives bytes, ram in MiB rounded up to 8, and the swap page counts of vmstat', async () => {

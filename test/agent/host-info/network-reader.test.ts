@@ -1,13 +1,12 @@
 // Tests the network_interfaces reader: /proc/net/dev counters, /sys/class/net attributes, getifaddrs addresses, the broadcast address, and nulls where a source says nothing.
 import type { NetworkInterfaceInfo } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hostPathsOf } from '../../../src/agent/host-info/host-files.js';
 import { broadcastOf, readNetworkInterfaces, sysNumber } from '../../../src/agent/host-info/network-reader.js';
 import { PROC_NET_DEV } from '../collectors/proc-fixtures.js';
-import { fixtureTree } from './host-fixtures.js';
+import { treesRemovedAfterEach } from './host-fixtures.js';
 
-const trees: { remove(): void }[] = [];
-afterEach(() => trees.splice(0).forEach((tree) => tree.remove()));
+const treeWith = treesRemovedAfterEach();
 
 function v4(address: string, netmask: string): NetworkInterfaceInfo {
   return { address, netmask, family: 'IPv4', mac: '00:00:00:00:00:00', internal: false, cidr: null };
@@ -18,7 +17,7 @@ function v6(address: string): NetworkInterfaceInfo {
 
 describe('readNetworkInterfaces', () => {
   it('joins the counters, the /sys attributes and the first address of each family', async () => {
-    const tree = fixtureTree({
+    const root = treeWith({
       'proc/net/dev': PROC_NET_DEV,
       'sys/class/net/lo/type': '772\n',
       'sys/class/net/lo/mtu': '65536\n',
@@ -29,9 +28,8 @@ describe('readNetworkInterfaces', () => {
       'sys/class/net/eth0/address': '52:54:00:12:34:56\n',
       'sys/class/net/eth0/flags': '0x1003\n',
     });
-    trees.push(tree);
     const addresses = { lo: [v4('127.0.0.1', '255.0.0.0'), v6('::1')], eth0: [v6('fe80::5054:ff:fe12:3456'), v4('192.168.95.128', '255.255.255.0'), v4('10.0.0.9', '255.0.0.0')] };
-    const { items, total } = await readNetworkInterfaces(hostPathsOf({ procRoot: `${tree.root}/proc`, sysRoot: `${tree.root}/sys`, networkInterfaces: () => addresses }));
+    const { items, total } = await readNetworkInterfaces(hostPathsOf({ procRoot: `${root}/proc`, sysRoot: `${root}/sys`, networkInterfaces: () => addresses }));
     expect(total).toBe(items.length);
     const lo = items.find((item) => item.name === 'lo');
     // Loopback has no IFF_BROADCAST: no broadcast address.
@@ -43,11 +41,10 @@ describe('readNetworkInterfaces', () => {
   });
 
   it('answers null for what /sys and getifaddrs do not give, and rejects without /proc/net/dev', async () => {
-    const tree = fixtureTree({ 'proc/net/dev': PROC_NET_DEV, 'sys/class/net/eth0/type': '9999\n', 'sys/class/net/eth0/mtu': 'junk\n', 'sys/class/net/eth0/address': '\n' });
-    trees.push(tree);
-    const { items } = await readNetworkInterfaces(hostPathsOf({ procRoot: `${tree.root}/proc`, sysRoot: `${tree.root}/sys`, networkInterfaces: () => ({}) }));
+    const root = treeWith({ 'proc/net/dev': PROC_NET_DEV, 'sys/class/net/eth0/type': '9999\n', 'sys/class/net/eth0/mtu': 'junk\n', 'sys/class/net/eth0/address': '\n' });
+    const { items } = await readNetworkInterfaces(hostPathsOf({ procRoot: `${root}/proc`, sysRoot: `${root}/sys`, networkInterfaces: () => ({}) }));
     expect(items.find((item) => item.name === 'eth0')).toMatchObject({ type: null, address: null, netmask: null, broadcast: null, address6: null, hwaddr: null, mtu: null, flags: null });
-    await expect(readNetworkInterfaces(hostPathsOf({ procRoot: `${tree.root}/sys`, networkInterfaces: () => ({}) }))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readNetworkInterfaces(hostPathsOf({ procRoot: `${root}/sys`, networkInterfaces: () => ({}) }))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('reads /sys numbers in decimal and 0x hex only', () => {

@@ -1,5 +1,5 @@
 // Tests the processes reader on fixture /proc trees: stat, status and links per pid, kernel threads, vanished and unreadable processes, the lowest pids first and the cut at HOST_INFO_PROCESSES_MAX.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hostPathsOf } from '../../../src/agent/host-info/host-files.js';
 import { HOST_INFO_PROCESSES_MAX } from '../../../src/agent/host-info/host-info-limits.js';
 import { HostInfoReader } from '../../../src/agent/host-info/host-info-reader.js';
@@ -7,15 +7,12 @@ import { bootTimeSeconds, parsePidStat } from '../../../src/agent/host-info/proc
 import { pidsOf, readProcesses } from '../../../src/agent/host-info/processes-reader.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { PROC_STAT } from '../collectors/proc-fixtures.js';
-import { fixtureTree, pidStatLine, PID_STATUS, type FixtureEntry } from './host-fixtures.js';
+import { pidStatLine, PID_STATUS, treesRemovedAfterEach, type FixtureEntry } from './host-fixtures.js';
 
-const trees: { remove(): void }[] = [];
-afterEach(() => trees.splice(0).forEach((tree) => tree.remove()));
+const treeWith = treesRemovedAfterEach();
 
 function procWith(files: Record<string, FixtureEntry>): string {
-  const tree = fixtureTree({ stat: PROC_STAT, ...files });
-  trees.push(tree);
-  return tree.root;
+  return treeWith({ stat: PROC_STAT, ...files });
 }
 
 /** btime of PROC_STAT, in seconds. */

@@ -1,13 +1,12 @@
 // Tests the who reader: utmp records in both byte orders, only user sessions listed, the host only for remote logins, a host without utmp.
 import { writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hostPathsOf } from '../../../src/agent/host-info/host-files.js';
 import { parseUtmp, USER_PROCESS } from '../../../src/agent/host-info/utmp.js';
 import { readWho, whoItems } from '../../../src/agent/host-info/who-reader.js';
-import { fixtureTree, utmpRecord } from './host-fixtures.js';
+import { treesRemovedAfterEach, utmpRecord } from './host-fixtures.js';
 
-const trees: { remove(): void }[] = [];
-afterEach(() => trees.splice(0).forEach((tree) => tree.remove()));
+const treeWith = treesRemovedAfterEach();
 
 const BOOT_TIME = 2;
 const LOGIN_PROCESS = 6;
@@ -25,9 +24,8 @@ const RECORDS = [
 
 describe('who', () => {
   it('lists the user sessions of utmp with the reference fields, time in seconds', async () => {
-    const tree = fixtureTree({ utmp: Buffer.concat(RECORDS.map((record) => utmpRecord(record))) });
-    trees.push(tree);
-    const items = await readWho(hostPathsOf({ utmpPath: `${tree.root}/utmp` }));
+    const root = treeWith({ utmp: Buffer.concat(RECORDS.map((record) => utmpRecord(record))) });
+    const items = await readWho(hostPathsOf({ utmpPath: `${root}/utmp` }));
     expect(items).toEqual([
       { user: 'testuser', device: 'tty1', time: 1353953846 },
       { user: 'testuser', device: 'pts/2', time: 1354117532, host: '192.168.95.1' },
@@ -44,11 +42,10 @@ describe('who', () => {
   });
 
   it('answers no sessions on a host without utmp, and rejects a utmp it may not read', async () => {
-    const tree = fixtureTree({ 'dir/utmp/x': '' });
-    trees.push(tree);
-    expect(await readWho(hostPathsOf({ utmpPath: `${tree.root}/missing` }))).toEqual([]);
-    await expect(readWho(hostPathsOf({ utmpPath: `${tree.root}/dir/utmp` }))).rejects.toMatchObject({ code: 'EISDIR' });
-    writeFileSync(`${tree.root}/empty`, '');
-    expect(await readWho(hostPathsOf({ utmpPath: `${tree.root}/empty` }))).toEqual([]);
+    const root = treeWith({ 'dir/utmp/x': '' });
+    expect(await readWho(hostPathsOf({ utmpPath: `${root}/missing` }))).toEqual([]);
+    await expect(readWho(hostPathsOf({ utmpPath: `${root}/dir/utmp` }))).rejects.toMatchObject({ code: 'EISDIR' });
+    writeFileSync(`${root}/empty`, '');
+    expect(await readWho(hostPathsOf({ utmpPath: `${root}/empty` }))).toEqual([]);
   });
 });
