@@ -7,6 +7,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { openDns } from '../../src/dns/dns-service.js';
 import { openFeeds } from '../../src/feeds/feeds-service.js';
 import { openIdentity, type IdentityService } from '../../src/identity/identity-service.js';
+import type { RuntimeOptions } from '../../src/monitoring/monitoring-runtime.js';
 import { openMonitoring } from '../../src/monitoring/monitoring-service.js';
 import { createServer, type StrataServer } from '../../src/http/server.js';
 import type { ServerConfigInput } from '../../src/http/server-config.js';
@@ -38,6 +39,8 @@ export interface HarnessOptions {
   readonly makeStore?: (dir: string) => Promise<Store>;
   readonly config?: ServerConfigInput;
   readonly clock?: Clock;
+  /** Settings of the server's monitoring runtime (not started here); its defaults when absent. */
+  readonly runtime?: RuntimeOptions;
 }
 
 /** Starts a server on 127.0.0.1, port 0, with users alice (t1 admin), olga (t1 observer), bob (t2 admin). */
@@ -53,7 +56,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const feeds = openFeeds({ dir, clock, region: options.config?.region ?? 'LOCAL' });
   const dns = openDns({ dir, clock });
   const monitoring = openMonitoring({ dir, clock });
-  const app = await createServer({ store, identity, feeds, dns, monitoring, clock, ...(options.config ? { config: options.config } : {}) });
+  const app = await createServer({ store, identity, feeds, dns, monitoring, clock, ...(options.config ? { config: options.config } : {}), ...(options.runtime ? { runtime: options.runtime } : {}) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '';

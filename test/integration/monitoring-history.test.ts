@@ -1,161 +1,38 @@
 // End to end over real HTTP: a check against a loopback target flipped up and down, a webhook receiver that accepts on one path and fails on another; the notification history shows every attempt (a list page the latest ones, saying when it cut), its one check id, a suppression's record, and test notifications answer their one attempt (the account's webhook token only for a saved notification).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
-import { openDns } from '../../src/dns/dns-service.js';
-import { openFeeds } from '../../src/feeds/feeds-service.js';
-import { createServer, type StrataServer } from '../../src/http/server.js';
-import { openIdentity } from '../../src/identity/identity-service.js';
+import { describe, expect, it } from 'vitest';
 import { REDACTED_SECRET } from '../../src/monitoring/detail-secrets.js';
 import { TEST_EVENT_STATUS } from '../../src/monitoring/delivery/test-notification.js';
 import { DELIVERY_ATTEMPTS_SHOWN_MAX, NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX, NOTIFICATION_HISTORY_LIST_LIMIT_MAX } from '../../src/monitoring/monitoring-limits.js';
-import { openMonitoring } from '../../src/monitoring/monitoring-service.js';
-import { openStore } from '../../src/store.js';
 import { call } from '../http/harness.js';
 import { closedPort } from '../monitoring/probes/tcp-probe-harness.js';
 import { base, create, expectFault } from './monitoring-client.js';
+import { createHttpAlarm, monitoringWorldOfFile, reachState, WORLD_TENANT, type HttpAlarm, type HookRequest } from './monitoring-runtime-fixture.js';
+import { until } from './poll-until.js';
 
-const KEYS = { alice: 'history-alice-key-0123456789', olga: 'history-olga-key-0123456789', bob: 'history-bob-key-0123456789' } as const;
 const ATTEMPTS_MAX = 3;
+// Fast retries and three attempts, so the failing receiver's delivery is dead within a second; the receiver answers 200 on /ok and 503 on /fail.
+const world = monitoringWorldOfFile({ runtime: { delivery: { retryBaseMs: 30, retryMaxMs: 60, attemptsMax: ATTEMPTS_MAX } }, statusFor: (p) => (p === '/fail' ? 503 : 200) });
+const b = base(WORLD_TENANT);
 
-/** A loopback HTTP target that can be stopped and started again on the same port. */
-class Target {
-  private server: Server | undefined;
-  port = 0;
-
-  async up(): Promise<void> {
-    this.server = createHttpServer((request, response) => {
-      request.resume();
-      response.writeHead(200, { 'content-type': 'text/plain' }).end('healthy');
-    });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  async down(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  }
+/** The webhook token header a receiver request carried, if any. */
+function webhookToken(r: HookRequest | undefined): string | undefined {
+  const token = r?.headers['x-rax-webhook-token'];
+  return Array.isArray(token) ? token.join(',') : token;
 }
-
-/** A webhook receiver answering 200 on /ok and 503 on /fail, recording each request's path, webhook token header and JSON body. */
-async function startReceiver(): Promise<{ url: string; received: { path: string; token: string | undefined; body: any }[]; close(): Promise<void> }> {
-  const received: { path: string; token: string | undefined; body: any }[] = [];
-  const server = createHttpServer((request, response) => {
-    let text = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (text += chunk));
-    request.on('end', () => {
-      const token = request.headers['x-rax-webhook-token'];
-      received.push({ path: request.url ?? '', token: Array.isArray(token) ? token.join(',') : token, body: JSON.parse(text) });
-      response.writeHead(request.url === '/fail' ? 503 : 200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, received, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-let dir: string;
-let app: StrataServer;
-let h: { url: string };
-let closeAll: () => Promise<void>;
-const tokens: Record<keyof typeof KEYS, string> = { alice: '', olga: '', bob: '' };
-const target = new Target();
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-const b = base('t1');
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'strata-history-it-'));
-  const clock = systemClock;
-  const store = await openStore({ dir, clock, workers: 0, background: false });
-  const identity = openIdentity({ dir, clock });
-  identity.createUser({ username: 'alice', tenant: 't1', role: 'admin', apiKey: KEYS.alice });
-  identity.createUser({ username: 'olga', tenant: 't1', role: 'observer', apiKey: KEYS.olga });
-  identity.createUser({ username: 'bob', tenant: 't2', role: 'admin', apiKey: KEYS.bob });
-  const feeds = openFeeds({ dir, clock, region: 'LOCAL' });
-  const dns = openDns({ dir, clock });
-  const monitoring = openMonitoring({ dir, clock });
-  // Fast retries and three attempts, so the failing receiver's delivery is dead within a second.
-  app = await createServer({ store, identity, feeds, dns, monitoring, clock, runtime: { delivery: { retryBaseMs: 30, retryMaxMs: 60, attemptsMax: ATTEMPTS_MAX } } });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  h = { url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
-  await app.strata.runtime.start();
-  await target.up();
-  receiver = await startReceiver();
-  for (const user of Object.keys(KEYS) as (keyof typeof KEYS)[]) {
-    const auth = await call(h, 'POST', '/v2.0/tokens', { json: { auth: { 'RAX-KSKEY:apiKeyCredentials': { username: user, apiKey: KEYS[user] } } } });
-    tokens[user] = auth.json.access.token.id;
-  }
-  closeAll = async () => {
-    await app.close();
-    await store.close();
-    identity.close();
-    feeds.close();
-    dns.close();
-    monitoring.close();
-    await target.down();
-    await receiver.close();
-    rmSync(dir, { recursive: true, force: true });
-  };
-});
-
-afterAll(async () => {
-  await closeAll();
-});
 
 /** An entity with an HTTP check on the target from one zone, two webhooks (/ok, /fail) and an alarm whose plan names them. */
-async function tree(label: string): Promise<{ entity: string; check: string; ok: string; fail: string; plan: string; alarm: string }> {
-  const token = tokens.alice;
-  const entity = await create(h, token, `${b}/entities`, { label, ip_addresses: { web: '127.0.0.1' } });
-  const ok = await create(h, token, `${b}/notifications`, { label: 'ok', type: 'webhook', details: { url: `${receiver.url}/ok` } });
-  const fail = await create(h, token, `${b}/notifications`, { label: 'fail', type: 'webhook', details: { url: `${receiver.url}/fail` } });
-  const plan = await create(h, token, `${b}/notification_plans`, { label: 'plan', critical_state: [ok, fail], ok_state: [ok] });
-  const check = await create(h, token, `${b}/entities/${entity}/checks`, {
-    label: 'site',
-    type: 'remote.http',
-    details: { url: `http://127.0.0.1:${target.port}/health`, method: 'GET' },
-    monitoring_zones_poll: ['mzdfw'],
-    target_alias: 'web',
-    period: 30,
-    timeout: 5,
-  });
-  const alarm = await create(h, token, `${b}/entities/${entity}/alarms`, {
-    check_id: check,
-    notification_plan_id: plan,
-    criteria: "if (metric['code'] != '200') { return new AlarmStatus(CRITICAL, 'site down'); } return new AlarmStatus(OK, 'site is up');",
-  });
-  return { entity, check, ok, fail, plan, alarm };
+async function tree(label: string): Promise<HttpAlarm & { ok: string; fail: string }> {
+  const t = await createHttpAlarm(world(), { label, checkLabel: 'site', zones: ['mzdfw'], hookPaths: ['/ok', '/fail'], messages: { critical: 'site down', ok: 'site is up' } });
+  const [ok, fail] = t.hooks as [string, string];
+  return { ...t, ok, fail };
 }
 
 /** Runs the check until the alarm's latest changelog entry is `state`; returns the entries. */
-async function reach(t: { entity: string; check: string; alarm: string }, state: string): Promise<any[]> {
-  return until(`the alarm ${state}`, async () => {
-    await app.strata.runtime.runNow('t1', t.entity, t.check);
-    const res = await call(h, 'GET', `${b}/changelogs/alarms?entityId=${t.entity}`, { token: tokens.alice });
-    const entries = res.json.values.filter((e: any) => e.alarm_id === t.alarm);
-    return entries.at(-1)?.state === state ? entries : undefined;
-  });
-}
+const reach = (t: HttpAlarm, state: string): Promise<any[]> => reachState(world(), t, state);
 
 describe('notification history', () => {
   it("lists a failing receiver's retries attempt by attempt and a delivered notification as a success", async () => {
+    const { h, tokens, target, receiver } = world();
     const t = await tree('history-1');
     const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history`;
     await reach(t, 'OK');
@@ -213,6 +90,7 @@ describe('notification history', () => {
   });
 
   it('lists the latest attempts of a retried delivery and says the rest were cut; the item shows them all', async () => {
+    const { h, tokens, target } = world();
     const t = await tree('history-retried');
     const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history/${t.check}`;
     await reach(t, 'OK');
@@ -243,6 +121,7 @@ describe('notification history', () => {
   });
 
   it("lists one check id per alarm: the alarm's check cannot change", async () => {
+    const { h, tokens, target } = world();
     const t = await tree('history-check-ids');
     const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history`;
     await reach(t, 'OK');
@@ -256,6 +135,7 @@ describe('notification history', () => {
   });
 
   it('pages the time series, keeping the window in next_href, and answers 404 and 400 in the monitoring shape', async () => {
+    const { h, tokens, target } = world();
     const t = await tree('history-2');
     const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history`;
     await reach(t, 'OK');
@@ -287,6 +167,7 @@ describe('notification history', () => {
   });
 
   it('records a suppressed change without sending it, and delivers the next change once the window has ended', async () => {
+    const { h, tokens, target, receiver } = world();
     const t = await tree('history-3');
     const path = `${b}/entities/${t.entity}/alarms/${t.alarm}/notification_history/${t.check}`;
     await reach(t, 'OK');
@@ -320,6 +201,7 @@ describe('notification history', () => {
 
 describe('test notifications', () => {
   it('deliver one message now: success to a live receiver, failure to a closed port; nothing queued or recorded', async () => {
+    const { h, tokens, receiver } = world();
     const before = receiver.received.length;
     const deliveriesBefore = (await call(h, 'GET', `${b}/deliveries?limit=1000`, { token: tokens.alice })).json.values.length;
     const ok = await call(h, 'POST', `${b}/test-notification`, { token: tokens.alice, json: { type: 'webhook', details: { url: `${receiver.url}/ok` } } });
@@ -331,7 +213,7 @@ describe('test notifications', () => {
     // A target named in the body never gets the account's webhook token: the header is left out.
     const account = (await call(h, 'GET', `${b}/account`, { token: tokens.alice })).json;
     expect(account.webhook_token).toMatch(/.{8}/);
-    expect(sent[0]?.token).toBeUndefined();
+    expect(webhookToken(sent[0])).toBeUndefined();
     const closed = await call(h, 'POST', `${b}/test-notification`, { token: tokens.alice, json: { type: 'webhook', label: 'nowhere', details: { url: `http://127.0.0.1:${await closedPort()}/` } } });
     expect(closed.status, closed.text).toBe(200);
     expect(closed.json).toMatchObject({ status: 'failure', message: 'webhook unreachable (ECONNREFUSED)', notification_type: 'webhook' });
@@ -344,6 +226,7 @@ describe('test notifications', () => {
   });
 
   it('tests a saved notification with its stored secret, and refuses what a create refuses', async () => {
+    const { h, tokens, receiver } = world();
     const hook = await create(h, tokens.alice, `${b}/notifications`, { label: 'saved', type: 'webhook', details: { url: `${receiver.url}/ok` } });
     const before = receiver.received.length;
     const res = await call(h, 'POST', `${b}/notifications/${hook}/test`, { token: tokens.alice });
@@ -352,7 +235,7 @@ describe('test notifications', () => {
     expect(receiver.received.slice(before).map((r) => r.path)).toEqual(['/ok']);
     // A saved notification is tested as it delivers: with the account's webhook token.
     const account = (await call(h, 'GET', `${b}/account`, { token: tokens.alice })).json;
-    expect(receiver.received.at(-1)?.token).toBe(account.webhook_token);
+    expect(webhookToken(receiver.received.at(-1))).toBe(account.webhook_token);
     // No body or an empty object; anything in it is refused.
     expect((await call(h, 'POST', `${b}/notifications/${hook}/test`, { token: tokens.alice, json: {} })).json).toMatchObject({ status: 'success' });
     expectFault(await call(h, 'POST', `${b}/notifications/${hook}/test`, { token: tokens.alice, json: { type: 'webhook' } }), 400, 'badRequest');
@@ -367,6 +250,7 @@ describe('test notifications', () => {
   });
 
   it('appear in the OpenAPI document with the history routes', async () => {
+    const { h } = world();
     const doc = await call(h, 'GET', '/openapi.json');
     const paths = Object.keys(doc.json.paths);
     for (const suffix of ['/test-notification', '/notifications/{notificationId}/test', '/notification_history', '/notification_history/{checkId}', '/notification_history/{checkId}/{uuid}']) {

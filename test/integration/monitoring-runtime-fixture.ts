@@ -1,19 +1,9 @@
 // Owns the world of the monitoring runtime's integration tests: a real server with its runtime started, a loopback HTTP target that goes down and up, a real webhook receiver, and alarms on HTTP checks of that target.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
-import { openDns } from '../../src/dns/dns-service.js';
-import { openFeeds } from '../../src/feeds/feeds-service.js';
-import { createServer } from '../../src/http/server.js';
-import { openIdentity } from '../../src/identity/identity-service.js';
 import type { RuntimeOptions } from '../../src/monitoring/monitoring-runtime.js';
-import { openMonitoring } from '../../src/monitoring/monitoring-service.js';
-import { openStore } from '../../src/store.js';
-import { call, KEYS, type Harness } from '../http/harness.js';
+import { call, startHarness, type Harness, type KEYS } from '../http/harness.js';
 import { base, create } from './monitoring-client.js';
 import { until } from './poll-until.js';
 
@@ -83,42 +73,6 @@ export async function startHookReceiver(statusFor: (path: string) => number = ()
   return { url, received, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
 }
 
-/** The users of the HTTP harness: alice admin of t1, olga observer of t1, bob admin of t2. */
-const USERS = [
-  ['alice', 't1', 'admin'],
-  ['olga', 't1', 'observer'],
-  ['bob', 't2', 'admin'],
-] as const;
-
-/** A server on 127.0.0.1, port 0, with a temporary data dir, the harness's users and the given runtime settings (not started). */
-async function startRuntimeServer(runtime: RuntimeOptions | undefined): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'strata-runtime-it-'));
-  const clock = systemClock;
-  const store = await openStore({ dir, clock, workers: 0, background: false });
-  const identity = openIdentity({ dir, clock });
-  for (const [username, tenant, role] of USERS) identity.createUser({ username, tenant, role, apiKey: KEYS[username] });
-  const services = { feeds: openFeeds({ dir, clock, region: 'LOCAL' }), dns: openDns({ dir, clock }), monitoring: openMonitoring({ dir, clock }) };
-  const app = await createServer({ store, identity, ...services, clock, ...(runtime ? { runtime } : {}) });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  return {
-    url,
-    app,
-    identity,
-    dir,
-    async token(user) {
-      const auth = await call({ url }, 'POST', '/v2.0/tokens', { json: { auth: { 'RAX-KSKEY:apiKeyCredentials': { username: user, apiKey: KEYS[user] } } } });
-      return auth.json.access.token.id;
-    },
-    async close() {
-      await app.close();
-      await store.close();
-      for (const service of [identity, ...Object.values(services)]) service.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 /** Options of startMonitoringWorld. */
 export interface WorldOptions {
   /** Settings of the server's monitoring runtime (e.g. fast delivery retries); its defaults when absent. */
@@ -138,7 +92,7 @@ export interface MonitoringWorld {
 
 /** Starts the server with its runtime, the target and the receiver; `close()` stops all three and removes the data dir. */
 export async function startMonitoringWorld(options: WorldOptions = {}): Promise<MonitoringWorld> {
-  const h = await startRuntimeServer(options.runtime);
+  const h = await startHarness(options.runtime ? { runtime: options.runtime } : {});
   await h.app.strata.runtime.start();
   const target = new LoopbackTarget();
   await target.up();

@@ -55,8 +55,8 @@ describe('MonitoringRuntime', () => {
     }
     const stats = rt.stats();
     expect(stats.runs.runs).toEqual([{ type: 'remote.http', outcome: 'available', count: 3 }]);
-    // Six metrics and one run point per zone run.
-    expect(stats.sink).toMatchObject({ pointsWritten: 21, pending: 0, writeFailures: 0 });
+    // Six metrics per zone run; an available run with metrics writes no run point.
+    expect(stats.sink).toMatchObject({ pointsWritten: 18, pending: 0, writeFailures: 0 });
     expect(stats.scheduler).toMatchObject({ checks: 1, slots: 3, running: 0, waiting: 0 });
     expect(stats.alarms.observations).toBe(3);
     expect(stats.delivery).toMatchObject({ pending: 0, dead: 0 });
@@ -78,7 +78,7 @@ describe('MonitoringRuntime', () => {
     expect(target.requests).toBe(3);
     await Promise.all([rt.stop(), rt.stop()]);
     await rt.flush();
-    expect(rt.stats().sink.pointsWritten).toBe(21);
+    expect(rt.stats().sink.pointsWritten).toBe(18);
     // Stopped: a new check is no longer scheduled.
     monitoring.entities.createCheck('t1', entityId, httpCheckBody(target.url));
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,4 +1,4 @@
-// Owns the `@run` series of a check: one string point per stored result saying whether the run was available and why not, so a backtest can rebuild availability.
+// Owns the `@run` series of a check: string points saying whether a stored run was available and why not (sparse for remote checks: only where metric points do not already say it), so a backtest can rebuild availability.
 import { assert } from '../../core/assert.js';
 import { STRING_VALUE_LENGTH_MAX } from '../../core/limits.js';
 import { STATUS_MESSAGE_LENGTH_MAX } from '../alarm-language/language-limits.js';
@@ -80,6 +80,19 @@ export function parseRunValue(value: string): RunFacts | null {
   if (available) return rest === '' ? { available, status: '', ...(zoneId !== undefined ? { zoneId } : {}) } : null;
   if (!rest.startsWith(':')) return null;
   return { available, status: rest.slice(1), ...(zoneId !== undefined ? { zoneId } : {}) };
+}
+
+/**
+ * Whether a remote check's result writes its run point. An available result with at least one
+ * stored metric point says nothing its metric points do not: the reader takes a (timestamp, zone)
+ * with metric points and no run point as available. So only an unavailable result (`down:<status>`,
+ * beside whatever metrics it has) or an available one with no stored metric point (`up`) writes
+ * one; almost every point of the series would otherwise say `up`. `storesMetric` is false when
+ * the result has no metric, or none the engine takes. An agent check's result always writes one
+ * (its series has no zone, and the point names the zone that carried it).
+ */
+export function remoteRunPointNeeded(available: boolean, storesMetric: boolean): boolean {
+  return !available || !storesMetric;
 }
 
 /** The series of the run points of one check: `<entityId>.<checkId>.<zone>.@run` (remote), `<entityId>.<checkId>.@run` (agent: zone null). */

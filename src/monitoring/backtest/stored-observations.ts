@@ -1,4 +1,4 @@
-// Owns reading a check's stored observations back from the engine: its series per zone, FULL points in bounded time slices, grouped into CheckResults in (timestamp, zone) order.
+// Owns reading a check's stored observations back from the engine: its series per zone, FULL points in bounded time slices, grouped by (timestamp, zone) over metric and run points alike into CheckResults in that order.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MINUTE_MS } from '../../core/time.js';
 import { collectMetrics } from '../../store-metric-pages.js';
@@ -83,7 +83,10 @@ function metricOf(value: QueryValue, declared: string | undefined, unit: string 
   return { type: type as MetricTypeCode, data: value.average, unit: shownUnit };
 }
 
-/** The observation a point belongs to: one per (timestamp, zone) for remote checks, one per timestamp for agent checks. */
+/**
+ * The observation a point belongs to: one per (timestamp, zone) for remote checks, one per
+ * timestamp for agent checks, whichever of its series (metrics, run) the points come from.
+ */
 function gatheredFor(groups: Map<string, Gathered>, timestampMs: number, zoneId: string | null): Gathered {
   const key = zoneId === null ? String(timestampMs) : `${timestampMs}\u0000${zoneId}`;
   let found = groups.get(key);
@@ -94,7 +97,13 @@ function gatheredFor(groups: Map<string, Gathered>, timestampMs: number, zoneId:
   return found;
 }
 
-/** The CheckResult of a gathered observation: a result without a run point (stored before run points existed) counts as available. */
+/**
+ * The CheckResult of a gathered observation. A run point says the availability (and the status
+ * of an unavailable run); an observation without one counts as available with an empty status:
+ * a remote check's available run with metric points (the sink writes no run point for those,
+ * remoteRunPointNeeded), or a run stored before run points existed. A run point's value this
+ * module did not write counts as none.
+ */
 function resultOf(gathered: Gathered): CheckResult {
   const run = gathered.run;
   return {

@@ -1,13 +1,13 @@
-// Owns what happens to a scheduled check result: its metrics and its run point batched into the engine, their types declared once, the alarms told.
+// Owns what happens to a scheduled check result: its metrics and (when needed) its run point batched into the engine, their types declared once, the alarms told.
 import type { Point } from '../../model/sample.js';
 import type { Store } from '../../store-types.js';
 import type { CheckResult } from '../check-result.js';
 import type { CheckDoc } from '../check-rules.js';
-import { runSeries, runValue } from '../backtest/run-series.js';
+import { remoteRunPointNeeded, runSeries, runValue } from '../backtest/run-series.js';
 import { checkMetricSeries, isRunMetricName, remoteMetricName } from '../check-metrics.js';
 import { isRemoteType } from '../check-types.js';
 import type { StoredDoc } from '../doc-store.js';
-import { CHECK_DECLARED_TYPES_MAX, CHECK_SINK_BATCH_POINTS, CHECK_SINK_FLUSH_MS, CHECK_SINK_PENDING_POINTS_MAX } from '../monitoring-limits.js';
+import { CHECK_DECLARED_TYPES_MAX, CHECK_SINK_BATCH_POINTS, CHECK_SINK_FLUSH_MS, CHECK_SINK_PENDING_POINTS_MAX, CHECK_SLOTS_MAX } from '../monitoring-limits.js';
 import type { MonitoringService } from '../monitoring-service.js';
 import type { RuntimeLogger } from './check-runner.js';
 
@@ -49,9 +49,14 @@ export interface SinkStats {
 /**
  * Stores results: the metrics of each become points of the series
  * `<entityId>.<checkId>.<zone>.<metric>` (`<entityId>.<checkId>.<metric>` for agent checks) at the
- * run's start time, and one string point of `<entityId>.<checkId>.<zone>.@run`
+ * run's start time, and a string point of `<entityId>.<checkId>.<zone>.@run`
  * (`<entityId>.<checkId>.@run`) says whether the run was available and why not (run-series.ts),
- * so a backtest can replay the alarms over what was stored. A metric named like a run series is
+ * so a backtest can replay the alarms over what was stored. An agent check's result always writes
+ * its run point; a remote check's only when unavailable or without metrics (remoteRunPointNeeded): its metric points say the rest. Two results of one zone at the
+ * same ms keep the engine's rule, the later write of each series wins: the later result's run
+ * point is written even when its metrics would imply it, so it overwrites the earlier one's (the
+ * sink remembers the last run point of each zone whose last result wrote one, at most
+ * CHECK_SLOTS_MAX, forgotten all at once when full). A metric named like a run series is
  * not stored (it still reaches the alarms). Points are written to the engine in batches
  * (every CHECK_SINK_FLUSH_MS, or at once when CHECK_SINK_BATCH_POINTS are pending), one write in
  * flight at a time. Availability and the status are not metrics (spec 2.3 lists the metrics of each
@@ -66,6 +71,8 @@ export class ResultSink implements ResultConsumer {
   /** Types to declare at the next flush, by check. */
   private undeclared = new Map<string, { tenant: string; entityId: string; checkId: string; types: Record<string, string> }>();
   private readonly declared = new Set<string>();
+  /** The timestamp of the run point queued last, by remote check zone whose last result wrote one. */
+  private readonly runPointAt = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
   private counters = { pointsWritten: 0, pointsRejected: 0, pointsDropped: 0, writeFailures: 0 };
@@ -91,7 +98,19 @@ export class ResultSink implements ResultConsumer {
     const remote = isRemoteType(check.doc.type);
     const named = Object.entries(result.metrics).map(([metric, value]) => [remote ? remoteMetricName(result.monitoringZoneId, metric) : metric, value] as const);
     const metrics = named.filter(([name]) => !isRunMetricName(name));
-    const points = metrics.length + 1;
+    let withRun = true;
+    let zoneKey: string | undefined;
+    if (remote) {
+      // A remote result's metrics come from Strata's own probes, whose values, units and names the
+      // limits keep within what the engine stores (monitoring-limits.ts asserts it at load), so a
+      // metric point is a stored point: the engine's point rules are not repeated here.
+      const storesMetric = result.available && metrics.length > 0;
+      withRun = remoteRunPointNeeded(result.available, storesMetric);
+      if (withRun || this.runPointAt.size > 0) zoneKey = `${tenant}/${entityId}/${check.id}/${result.monitoringZoneId}`;
+      // An earlier result of the zone at this ms wrote a run point: this one's must overwrite it.
+      if (!withRun && zoneKey !== undefined && this.runPointAt.get(zoneKey) === result.timestampMs) withRun = true;
+    }
+    const points = metrics.length + (withRun ? 1 : 0);
     if (this.pending.length + points > this.pendingPointsMax) {
       this.counters.pointsDropped += points;
       return false;
@@ -100,7 +119,8 @@ export class ResultSink implements ResultConsumer {
       this.pending.push({ tenant, metric: checkMetricSeries(entityId, check.id, name), timestamp: result.timestampMs, value: value.data, unit: value.unit });
       this.noteType(tenant, entityId, check.id, name, value.type);
     }
-    this.pending.push({ tenant, metric: runSeries(entityId, check.id, remote ? result.monitoringZoneId : null), timestamp: result.timestampMs, value: runValue(result, !remote) });
+    if (withRun) this.pending.push({ tenant, metric: runSeries(entityId, check.id, remote ? result.monitoringZoneId : null), timestamp: result.timestampMs, value: runValue(result, !remote) });
+    if (zoneKey !== undefined) this.noteRunPoint(zoneKey, withRun ? result.timestampMs : undefined);
     if (this.pending.length >= this.batchPoints) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
     try {
@@ -130,6 +150,17 @@ export class ResultSink implements ResultConsumer {
   /** The counters now. */
   stats(): SinkStats {
     return { ...this.counters, pending: this.pending.length };
+  }
+
+  /** Remembers the run point a remote check zone's result queued at `timestampMs`, or forgets the zone when its result queued none. */
+  private noteRunPoint(zoneKey: string, timestampMs: number | undefined): void {
+    if (timestampMs === undefined) {
+      this.runPointAt.delete(zoneKey);
+      return;
+    }
+    // Zones of deleted checks stay until the map is full: then it forgets them all.
+    if (this.runPointAt.size >= CHECK_SLOTS_MAX && !this.runPointAt.has(zoneKey)) this.runPointAt.clear();
+    this.runPointAt.set(zoneKey, timestampMs);
   }
 
   /** Queues a metric's type for declaration unless it was declared already. */

@@ -1,9 +1,10 @@
-// The issue's property: for any observation history, the backtest's state changes equal the changelog the live alarm runtime writes for the same observations (fed through the real ResultSink into a real engine).
+// The issue's property: for any observation history, the backtest's state changes equal the changelog the live alarm runtime writes for the same observations (fed through the real ResultSink into a real engine, whose remote run series is sparse).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangelogRow } from '../../../src/monitoring/changelog-store.js';
 import type { CheckResult, ResultMetrics } from '../../../src/monitoring/check-result.js';
 import { replayOrder } from '../../../src/monitoring/backtest/stored-observations.js';
+import { runSeries } from '../../../src/monitoring/backtest/run-series.js';
 import type { BacktestChange } from '../../../src/monitoring/backtest/backtest-service.js';
 import { BacktestWorld, T0_MS, TENANT, ZONES } from './backtest-world.js';
 
@@ -27,10 +28,16 @@ const criteria = fc.oneof(
   },
 );
 
-/** One run's outcome: availability and metrics (each metric may be missing). */
+/**
+ * One run's outcome: availability and metrics (each metric may be missing, and all of them are
+ * when `bare` is below the history's bareRate). The sink writes a remote check's run point only for
+ * an unavailable run or one without metrics, so both come often: `available` and `bare` are
+ * unbiased percentiles (a double in [0, 1] is mostly near 0, which made nearly every run available).
+ */
 const outcome = fc.record({
   present: fc.double({ min: 0, max: 1, noNaN: true }),
-  available: fc.double({ min: 0, max: 1, noNaN: true }),
+  available: fc.noBias(fc.integer({ min: 0, max: 99 })),
+  bare: fc.noBias(fc.integer({ min: 0, max: 99 })),
   status: fc.constantFrom('code=200,rt=0.010s', 'connection refused', 'timeout: no answer within 10 s', ''),
   code: fc.option(fc.constantFrom('200', '500', '404', '503')),
   value: fc.option(fc.oneof(fc.integer({ min: 0, max: 200 }), fc.double({ min: -1e3, max: 1e3, noNaN: true, noDefaultInfinity: true }))),
@@ -43,7 +50,10 @@ const history = fc.record({
   periodS: fc.constantFrom(30, 60),
   criteria,
   presentRate: fc.constantFrom(0.6, 0.9, 1),
-  availableRate: fc.constantFrom(0.5, 0.9, 1),
+  /** Percent of runs available. */
+  availableRate: fc.constantFrom(20, 50, 90, 100),
+  /** Percent of runs without any metric. */
+  bareRate: fc.constantFrom(0, 25, 50),
   rounds: fc.array(fc.array(outcome, { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 40 }),
 });
 
@@ -71,11 +81,28 @@ function observationsOf(h: History): CheckResult[] {
         timestampMs: T0_MS + i * periodMs + (o.jitterMs % periodMs),
         available,
         status: available ? `code=${o.code ?? '200'}` : o.status,
-        metrics: metricsOf(o.code, o.value),
+        metrics: o.bare < h.bareRate ? {} : metricsOf(o.code, o.value),
       });
     });
   });
   return results.sort(replayOrder);
+}
+
+/** What kind of stored result an observation is: remote ones by availability and metrics (which decide their run point), agent ones all alike (they always write it). */
+function kindOf(remote: boolean, result: CheckResult): string {
+  if (!remote) return 'agent';
+  const metrics = Object.keys(result.metrics).length > 0 ? 'metrics' : 'bare';
+  return `${result.available ? 'up' : 'down'} ${metrics}`;
+}
+
+/** The run points stored for a check over the history's range, by zone (null: an agent check). */
+async function storedRunPoints(world: BacktestWorld, entityId: string, checkId: string, zones: readonly (string | null)[], toMs: number): Promise<number> {
+  let count = 0;
+  for (const zone of zones) {
+    const result = await world.engine.query({ tenant: TENANT, metric: runSeries(entityId, checkId, zone), from: T0_MS, to: toMs, resolution: 'FULL' });
+    count += result.values.length;
+  }
+  return count;
 }
 
 const live = (rows: readonly ChangelogRow[]) => rows.map((row) => [row.timestampMs, row.state, row.previousState, row.zoneId]);
@@ -93,6 +120,7 @@ describe('the backtest replays what the live runtime decided', () => {
   it('for any observation history, its state changes equal the live changelog (timestamp, state, previous state, zone)', async () => {
     const { plan } = world.plan();
     const backtests = world.backtests();
+    const kinds = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(history, async (h) => {
         const entityId = world.entity();
@@ -100,7 +128,12 @@ describe('the backtest replays what the live runtime decided', () => {
         const alarmId = world.alarm(entityId, checkId, plan, h.criteria);
         const observations = observationsOf(h);
         await world.feed(entityId, checkId, observations);
-        const report = await backtests.ofAlarm(TENANT, entityId, alarmId, { fromMs: T0_MS, toMs: T0_MS + (h.rounds.length + 1) * h.periodS * 1000 });
+        for (const result of observations) kinds.set(kindOf(h.remote, result), (kinds.get(kindOf(h.remote, result)) ?? 0) + 1);
+        const toMs = T0_MS + (h.rounds.length + 1) * h.periodS * 1000;
+        // The run series is sparse for a remote check (a run point only for an unavailable run or one without metrics), whole for an agent check.
+        const runPoints = h.remote ? observations.filter((result) => !result.available || Object.keys(result.metrics).length === 0).length : observations.length;
+        expect(await storedRunPoints(world, entityId, checkId, h.remote ? h.zones : [null], toMs)).toBe(runPoints);
+        const report = await backtests.ofAlarm(TENANT, entityId, alarmId, { fromMs: T0_MS, toMs });
         expect(report.totals.observations).toBe(observations.length);
         expect(report.unreplayed).toEqual([]);
         expect(replayed(report.changes)).toEqual(live(world.changelog(alarmId)));
@@ -108,7 +141,9 @@ describe('the backtest replays what the live runtime decided', () => {
         const last = report.changes.at(-1);
         if (last !== undefined) expect(last.status).toBe(world.runtime.states.get(TENANT, entityId, alarmId)?.status);
       }),
-      { numRuns: 25 },
+      { numRuns: 50 },
     );
+    // The histories held every kind of stored result.
+    expect([...kinds.keys()].sort()).toEqual(['agent', 'down bare', 'down metrics', 'up bare', 'up metrics']);
   });
 });

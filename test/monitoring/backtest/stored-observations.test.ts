@@ -1,4 +1,4 @@
-// Tests of the stored-observation reader over a real engine: results rebuilt as the sink stored them, runs stored before run points, slices, the series and observation bounds, and the replay's steps between turns of the event loop.
+// Tests of the stored-observation reader over a real engine: results rebuilt as the sink stored them (a remote run point only where metrics do not say it), two results at one ms, runs stored before run points, slices, the series and observation bounds, and the replay's steps between turns of the event loop.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileCriteria } from '../../../src/monitoring/alarms/criteria-eval.js';
@@ -52,6 +52,53 @@ describe('storedObservations', () => {
     ]);
   });
 
+  it('groups by (timestamp, zone) over metric and run points: metrics without a run point are available, a down point is unavailable beside its metrics, an up point stands alone', async () => {
+    const entityId = world.entity();
+    const checkId = world.remoteCheck(entityId, ['mzdfw', 'mzord']);
+    const bare = (zone: string, t: number, available: boolean, status: string): CheckResult => ({ monitoringZoneId: zone, timestampMs: t, available, status, metrics: {} });
+    const tcpDown: CheckResult = { monitoringZoneId: 'mzord', timestampMs: T0_MS, available: false, status: 'connection refused', metrics: { duration: { type: 'I', data: 3, unit: 'milliseconds' } } };
+    // Older points written without a run point (as before run points existed).
+    await world.engine.write([{ tenant: TENANT, metric: `${entityId}.${checkId}.mzdfw.code`, timestamp: T0_MS - 60_000, value: '200' }]);
+    await world.feed(entityId, checkId, [up('mzdfw', T0_MS, '200', 12), tcpDown, bare('mzdfw', T0_MS + 60_000, true, 'ok'), bare('mzdfw', T0_MS + 120_000, false, 'timeout')]);
+    const runs = await world.engine.query({ tenant: TENANT, metric: `${entityId}.${checkId}.mzdfw.@run`, from: T0_MS - 120_000, to: T0_MS + 180_000, resolution: 'FULL' });
+    expect(runs.values.map((v) => [v.timestamp, v.value])).toEqual([
+      [T0_MS + 60_000, 'up'],
+      [T0_MS + 120_000, 'down:timeout'],
+    ]);
+    const results = (await readAll(source(entityId, checkId, ['mzdfw', 'mzord']), T0_MS - 120_000, T0_MS + 180_000)).flat();
+    expect(results).toEqual([
+      { monitoringZoneId: 'mzdfw', timestampMs: T0_MS - 60_000, available: true, status: '', metrics: { code: { type: 's', data: '200', unit: 'unknown' } } },
+      { monitoringZoneId: 'mzdfw', timestampMs: T0_MS, available: true, status: '', metrics: up('mzdfw', T0_MS, '200', 12).metrics },
+      { monitoringZoneId: 'mzord', timestampMs: T0_MS, available: false, status: 'connection refused', metrics: tcpDown.metrics },
+      { monitoringZoneId: 'mzdfw', timestampMs: T0_MS + 60_000, available: true, status: '', metrics: {} },
+      { monitoringZoneId: 'mzdfw', timestampMs: T0_MS + 120_000, available: false, status: 'timeout', metrics: {} },
+    ]);
+  });
+
+  it('reads two results of one zone at the same ms as one: each metric and the availability from the later result that has them (the engine keeps the later write of each series)', async () => {
+    const entityId = world.entity();
+    const checkId = world.remoteCheck(entityId, ['mzdfw']);
+    const down = (t: number, metrics: CheckResult['metrics']): CheckResult => ({ monitoringZoneId: 'mzdfw', timestampMs: t, available: false, status: 'refused', metrics });
+    const bytes = { bytes: { type: 'I', data: 9, unit: 'bytes' } } as const;
+    await world.feed(entityId, checkId, [
+      // Down then up with metrics: available, the down run's metric kept where the later one has none.
+      down(T0_MS, bytes),
+      up('mzdfw', T0_MS, '200', 5),
+      // Up with metrics then down without: unavailable, the earlier metrics kept.
+      up('mzdfw', T0_MS + 60_000, '200', 6),
+      down(T0_MS + 60_000, {}),
+      // Up without metrics then up with: available.
+      { monitoringZoneId: 'mzdfw', timestampMs: T0_MS + 120_000, available: true, status: 'ok', metrics: {} },
+      up('mzdfw', T0_MS + 120_000, '503', 7),
+    ]);
+    const results = (await readAll(source(entityId, checkId, ['mzdfw']), T0_MS, T0_MS + 180_000)).flat();
+    expect(results).toEqual([
+      { monitoringZoneId: 'mzdfw', timestampMs: T0_MS, available: true, status: '', metrics: { ...bytes, ...up('mzdfw', 0, '200', 5).metrics } },
+      { monitoringZoneId: 'mzdfw', timestampMs: T0_MS + 60_000, available: false, status: 'refused', metrics: up('mzdfw', 0, '200', 6).metrics },
+      { monitoringZoneId: 'mzdfw', timestampMs: T0_MS + 120_000, available: true, status: '', metrics: up('mzdfw', 0, '503', 7).metrics },
+    ]);
+  });
+
   it("reads an agent check's bare series, the zone from its run point; runs stored before run points count as available", async () => {
     const entityId = world.entity();
     const checkId = world.agentCheck(entityId);
@@ -76,8 +123,13 @@ describe('storedObservations', () => {
     // A period of 60 ms makes three series fill BACKTEST_SLICE_POINTS_MAX in 4,000,000 ms (about 67 min).
     const src = source(entityId, checkId, ['mzdfw'], 60);
     expect(sliceMsFor(src, 3, T0_MS)).toBe((BACKTEST_SLICE_POINTS_MAX * 60) / 3);
-    const results = Array.from({ length: 18 }, (_, i) => up('mzdfw', T0_MS + i * 3_600_000, i % 2 === 0 ? '200' : '500', i));
+    // Three series: code, duration and bytes (available runs with metrics write no run point).
+    const results = Array.from({ length: 18 }, (_, i): CheckResult => {
+      const run = up('mzdfw', T0_MS + i * 3_600_000, i % 2 === 0 ? '200' : '500', i);
+      return { ...run, metrics: { ...run.metrics, bytes: { type: 'I', data: i, unit: 'bytes' } } };
+    });
     await world.feed(entityId, checkId, results);
+    expect(await listSeries(src)).toHaveLength(3);
     const slices = await readAll(src, T0_MS, T0_MS + 18 * 3_600_000);
     expect(slices.length).toBeGreaterThanOrEqual(15);
     expect(slices.flat().map((r) => [r.timestampMs, r.metrics['duration']?.data])).toEqual(results.map((r) => [r.timestampMs, r.metrics['duration']?.data]));
