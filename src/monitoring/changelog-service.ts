@@ -4,8 +4,8 @@ import type { ChangelogRow } from './changelog-store.js';
 import { newUuid } from './ids.js';
 import { CHANGELOG_WINDOW_MS_DEFAULT } from './monitoring-limits.js';
 import type { MonitoringStore } from './monitoring-store.js';
-import { pageOf, type Page } from './paging.js';
-import { resolveWindow, type TimeSeriesRequest, type TimeWindow } from './time-series.js';
+import type { Page } from './paging.js';
+import { resolveWindow, seriesPage, type TimeSeriesRequest, type TimeWindow } from './time-series.js';
 
 /** A changelog read: an optional window and entity, and the page. */
 export interface ChangelogRequest extends TimeSeriesRequest {
@@ -30,21 +30,13 @@ export class ChangelogService {
 
   /** A page of entries, oldest first; a marker naming no entry of the tenant yields an empty page. */
   list(tenant: string, request: ChangelogRequest): Page<ChangelogRow> {
-    const { fromMs, toMs } = this.window(request);
-    let after: { timestampMs: number; id: string } | undefined;
-    if (request.marker !== undefined) {
-      const start = this.store.changelogs.entry(tenant, request.marker);
-      if (start === undefined) return { values: [], nextMarker: null };
-      after = { timestampMs: start.timestampMs, id: start.id };
-    }
-    const rows = this.store.changelogs.page(tenant, {
-      fromMs,
-      toMs,
-      limit: request.limit + 1,
-      ...(request.entityId !== undefined ? { entityId: request.entityId } : {}),
-      ...(after !== undefined ? { after } : {}),
-    });
-    return pageOf(rows, request.limit, (row) => row.id);
+    const entityId = request.entityId;
+    return seriesPage(
+      request,
+      this.window(request),
+      (id) => this.store.changelogs.entry(tenant, id),
+      (query) => this.store.changelogs.page(tenant, entityId === undefined ? query : { ...query, entityId }),
+    );
   }
 
   /** Appends a state change (the alarm evaluator's call); returns the entry id. */

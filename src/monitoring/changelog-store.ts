@@ -1,5 +1,7 @@
 // Owns the SQL of alarm changelogs (a time series per tenant) and declared check metric types.
 import type Database from 'better-sqlite3';
+import type { SeriesQuery } from './time-series.js';
+import { SERIES_PAGE_SQL, seriesParams } from './time-series-store.js';
 
 /** One alarm state change (spec 2.6 plus previous_state). */
 export interface ChangelogRow {
@@ -14,13 +16,8 @@ export interface ChangelogRow {
 }
 
 /** A changelog query: [fromMs, toMs), optionally one entity, starting at the entry `marker`. */
-export interface ChangelogQuery {
-  readonly fromMs: number;
-  readonly toMs: number;
+export interface ChangelogQuery extends SeriesQuery {
   readonly entityId?: string;
-  /** The entry the page starts at (time-series marker); undefined for the first page. */
-  readonly after?: { readonly timestampMs: number; readonly id: string };
-  readonly limit: number;
 }
 
 interface RawChangelog {
@@ -49,7 +46,7 @@ function toRow(row: RawChangelog): ChangelogRow {
 
 const COLUMNS = 'id, timestamp_ms, entity_id, alarm_id, check_id, state, previous_state, zone_id';
 // Entries at or after the marker in (timestamp, id) order, inside the window.
-const PAGE = 'tenant = ? AND timestamp_ms >= ? AND timestamp_ms < ? AND (timestamp_ms > ? OR (timestamp_ms = ? AND id >= ?))';
+const PAGE = `tenant = ? AND ${SERIES_PAGE_SQL}`;
 
 /** Prepared statements over mon_alarm_changelog and mon_check_metric_type. */
 export class ChangelogStore {
@@ -86,11 +83,7 @@ export class ChangelogStore {
 
   /** Up to `limit` entries of the query, oldest first. */
   page(tenant: string, q: ChangelogQuery): ChangelogRow[] {
-    const after = q.after ?? { timestampMs: q.fromMs, id: '' };
-    const rows =
-      q.entityId === undefined
-        ? this.s.page.all(tenant, q.fromMs, q.toMs, after.timestampMs, after.timestampMs, after.id, q.limit)
-        : this.s.pageOfEntity.all(tenant, q.fromMs, q.toMs, after.timestampMs, after.timestampMs, after.id, q.entityId, q.limit);
+    const rows = q.entityId === undefined ? this.s.page.all(tenant, ...seriesParams(q), q.limit) : this.s.pageOfEntity.all(tenant, ...seriesParams(q), q.entityId, q.limit);
     return rows.map(toRow);
   }
 

@@ -2,9 +2,9 @@
 import type { Clock } from '../../core/clock.js';
 import { AUDIT_RETENTION_MS_DEFAULT, AUDIT_RETENTION_MS_MAX, AUDIT_RETENTION_MS_MIN, TIME_SERIES_WINDOW_MS_DEFAULT } from '../monitoring-limits.js';
 import type { MonitoringStore } from '../monitoring-store.js';
-import { pageOf, type Page } from '../paging.js';
+import type { Page } from '../paging.js';
 import { resolveRetention, type RetentionRange } from '../retention-rule.js';
-import { resolveWindow, type TimeSeriesRequest, type TimeWindow } from '../time-series.js';
+import { resolveWindow, seriesPage, type TimeSeriesRequest, type TimeWindow } from '../time-series.js';
 import { auditRow, type AuditInput, type AuditRow } from './audit-record.js';
 import { AuditStore } from './audit-store.js';
 
@@ -49,15 +49,7 @@ export class AuditService {
 
   /** A page of the tenant's records in the window, oldest first; a marker naming no record of the tenant yields an empty page. */
   list(tenant: string, request: TimeSeriesRequest): Page<AuditRow> {
-    const { fromMs, toMs } = this.window(request);
-    let after: { timestampMs: number; id: string } | undefined;
-    if (request.marker !== undefined) {
-      const start = this.audits.record(tenant, request.marker);
-      if (start === undefined) return { values: [], nextMarker: null };
-      after = { timestampMs: start.timestampMs, id: start.id };
-    }
-    const rows = this.audits.page(tenant, { fromMs, toMs, limit: request.limit + 1, ...(after !== undefined ? { after } : {}) });
-    return pageOf(rows, request.limit, (row) => row.id);
+    return seriesPage(request, this.window(request), (id) => this.audits.record(tenant, id), (query) => this.audits.page(tenant, query));
   }
 
   /** Deletes at most `max` records of any tenant older than `beforeMs` (the upkeep's bounded step); returns how many it deleted. */

@@ -1,14 +1,11 @@
 // Owns the SQL of the audit trail (mon_audit): appending a record, a page of a tenant's records in (timestamp, id) order, and pruning old ones in bounded steps.
 import type Database from 'better-sqlite3';
+import type { SeriesQuery } from '../time-series.js';
+import { SERIES_PAGE_SQL, seriesParams } from '../time-series-store.js';
 import type { AuditRow } from './audit-record.js';
 
 /** A page query: the window [fromMs, toMs), the record the page starts at (its marker), and the size. */
-export interface AuditPageQuery {
-  readonly fromMs: number;
-  readonly toMs: number;
-  readonly after?: { readonly timestampMs: number; readonly id: string };
-  readonly limit: number;
-}
+export type AuditPageQuery = SeriesQuery;
 
 interface RawAudit {
   id: string;
@@ -46,7 +43,7 @@ function toRow(raw: RawAudit): AuditRow {
 
 const COLUMNS = 'id, timestamp_ms, method, path, query, status, user, token_id, request_id, headers, who, why, body';
 // Records at or after the marker in (timestamp, id) order, inside the window: one range of mon_audit_time.
-const PAGE = 'tenant = ? AND timestamp_ms >= ? AND timestamp_ms < ? AND (timestamp_ms > ? OR (timestamp_ms = ? AND id >= ?))';
+const PAGE = `tenant = ? AND ${SERIES_PAGE_SQL}`;
 /** The oldest records of every tenant before a time, at most a batch: a range of mon_audit_age. */
 export const AUDIT_PRUNE_SQL = 'DELETE FROM mon_audit WHERE (tenant, id) IN (SELECT tenant, id FROM mon_audit WHERE timestamp_ms < ? ORDER BY timestamp_ms LIMIT ?)';
 
@@ -76,8 +73,7 @@ export class AuditStore {
 
   /** Up to `limit` records of the query, oldest first. */
   page(tenant: string, q: AuditPageQuery): AuditRow[] {
-    const after = q.after ?? { timestampMs: q.fromMs, id: '' };
-    return this.s.page.all(tenant, q.fromMs, q.toMs, after.timestampMs, after.timestampMs, after.id, q.limit).map(toRow);
+    return this.s.page.all(tenant, ...seriesParams(q), q.limit).map(toRow);
   }
 
   /** Deletes at most `max` records (of any tenant) older than `beforeMs`, oldest first; returns how many. */

@@ -1,5 +1,7 @@
 // Owns the SQL of the notification history (mon_notification_history) and turning its rows into records.
 import type Database from 'better-sqlite3';
+import type { SeriesQuery } from '../time-series.js';
+import { SERIES_PAGE_SQL, seriesParams } from '../time-series-store.js';
 
 /** What a history record says happened to a change's notifications. */
 export type HistoryStatus = 'notified' | 'suppressed' | 'none';
@@ -34,12 +36,7 @@ export interface HistoryScope {
 }
 
 /** A page query: [fromMs, toMs), starting at the record `after` (time-series marker), at most `limit` rows. */
-export interface HistoryQuery {
-  readonly fromMs: number;
-  readonly toMs: number;
-  readonly after?: { readonly timestampMs: number; readonly id: string };
-  readonly limit: number;
-}
+export type HistoryQuery = SeriesQuery;
 
 interface RawHistory {
   id: string;
@@ -91,7 +88,7 @@ const COLUMNS = 'id, timestamp_ms, entity_id, alarm_id, check_id, plan_id, state
 // One alarm's records of one check, inside the window, at or after the marker in (timestamp, id)
 // order: a range of the index mon_history_alarm.
 const PAGE =
-  'tenant = ? AND entity_id = ? AND alarm_id = ? AND check_id = ? AND timestamp_ms >= ? AND timestamp_ms < ? AND (timestamp_ms > ? OR (timestamp_ms = ? AND id >= ?))';
+  `tenant = ? AND entity_id = ? AND alarm_id = ? AND check_id = ? AND ${SERIES_PAGE_SQL}`;
 
 function prepare(db: Database.Database) {
   return {
@@ -149,10 +146,7 @@ export class HistoryStore {
 
   /** Up to `limit` records of the scope in the query's window, oldest first. */
   page(tenant: string, scope: HistoryScope, q: HistoryQuery): HistoryRow[] {
-    const after = q.after ?? { timestampMs: q.fromMs, id: '' };
-    return this.s.page
-      .all(tenant, scope.entityId, scope.alarmId, scope.checkId, q.fromMs, q.toMs, after.timestampMs, after.timestampMs, after.id, q.limit)
-      .map(toRow);
+    return this.s.page.all(tenant, scope.entityId, scope.alarmId, scope.checkId, ...seriesParams(q), q.limit).map(toRow);
   }
 
   /** The ids of the checks with records of the alarm at or after `sinceMs`, sorted, at most `limit`. */

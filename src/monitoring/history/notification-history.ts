@@ -16,7 +16,7 @@ import {
 import type { MonitoringStore } from '../monitoring-store.js';
 import type { Page } from '../paging.js';
 import { resolveRetention, type RetentionRange } from '../retention-rule.js';
-import { resolveWindow, type TimeSeriesRequest, type TimeWindow } from '../time-series.js';
+import { resolveWindow, seriesRows, type TimeSeriesRequest, type TimeWindow } from '../time-series.js';
 import { budgetedPage } from './history-page.js';
 import { HistoryStore, type HistoryRow, type HistoryScope } from './history-store.js';
 
@@ -110,14 +110,12 @@ export class NotificationHistory {
     if (!Number.isSafeInteger(request.limit) || request.limit < 1 || request.limit > NOTIFICATION_HISTORY_LIST_LIMIT_MAX) {
       throw fieldError('limit', `must be an integer from 1 to ${NOTIFICATION_HISTORY_LIST_LIMIT_MAX}`);
     }
-    const { fromMs, toMs } = this.window(request);
-    let after: { timestampMs: number; id: string } | undefined;
-    if (request.marker !== undefined) {
-      const start = this.history.record(tenant, request.marker);
-      if (start === undefined || !inScope(start, scope)) return { values: [], nextMarker: null };
-      after = { timestampMs: start.timestampMs, id: start.id };
-    }
-    const rows = this.history.page(tenant, scope, { fromMs, toMs, limit: request.limit + 1, ...(after !== undefined ? { after } : {}) });
+    const inScopeRecord = (id: string): HistoryRow | undefined => {
+      const start = this.history.record(tenant, id);
+      return start !== undefined && inScope(start, scope) ? start : undefined;
+    };
+    const rows = seriesRows(request, this.window(request), inScopeRecord, (query) => this.history.page(tenant, scope, query));
+    if (rows === undefined) return { values: [], nextMarker: null };
     const page = budgetedPage(rows, request.limit, this.deps.pageRowsMax ?? NOTIFICATION_HISTORY_PAGE_ROWS_MAX, listRowsOf, (row) => row.id);
     return { values: page.values.map((row) => this.entryOf(tenant, row, NOTIFICATION_HISTORY_LIST_ATTEMPTS_MAX)), nextMarker: page.nextMarker };
   }

@@ -13,7 +13,7 @@ import {
 import type { MonitoringStore } from '../monitoring-store.js';
 import { pageOf, type Page, type PageRequest } from '../paging.js';
 import type { SuppressionCreate, SuppressionUpdate } from '../schemas/suppression-schema.js';
-import { resolveWindow, type TimeSeriesRequest, type TimeWindow } from '../time-series.js';
+import { resolveWindow, seriesPage, type TimeSeriesRequest, type TimeWindow } from '../time-series.js';
 import { SuppressionCache, type SuppressionTarget, type TenantSuppressions } from './suppression-cache.js';
 import { createSuppressionDoc, targetEntriesOf, updateSuppressionDoc, type SuppressionDoc } from './suppression-rules.js';
 import { SuppressionStore, type SuppressionLogRow } from './suppression-store.js';
@@ -212,15 +212,7 @@ export class SuppressionService {
 
   /** A page of log entries, oldest first (by timestamp, then id); a marker naming no entry of the tenant yields an empty page. */
   listLogs(tenant: string, request: TimeSeriesRequest): Page<SuppressionLogRow> {
-    const { fromMs, toMs } = this.logWindow(request);
-    let after: { timestampMs: number; id: string } | undefined;
-    if (request.marker !== undefined) {
-      const start = this.rows.logEntry(tenant, request.marker);
-      if (start === undefined) return { values: [], nextMarker: null };
-      after = { timestampMs: start.timestampMs, id: start.id };
-    }
-    const rows = this.rows.logPage(tenant, { fromMs, toMs, limit: request.limit + 1, ...(after !== undefined ? { after } : {}) });
-    return pageOf(rows, request.limit, (row) => row.id);
+    return seriesPage(request, this.logWindow(request), (id) => this.rows.logEntry(tenant, id), (query) => this.rows.logPage(tenant, query));
   }
 
   /** Deletes up to `max` log entries of every tenant older than `beforeMs` (the upkeep's bounded step); returns how many. */

@@ -1,5 +1,7 @@
 // Owns the SQL of suppressions (mon_suppression, ended ones pruned) and suppression logs (mon_suppression_log, a time series per tenant).
 import type Database from 'better-sqlite3';
+import type { SeriesQuery } from '../time-series.js';
+import { SERIES_PAGE_SQL, seriesParams } from '../time-series-store.js';
 import type { StoredDoc } from '../doc-store.js';
 import type { SuppressionDoc } from './suppression-rules.js';
 
@@ -18,12 +20,7 @@ export interface SuppressionLogRow {
 }
 
 /** A log page query: [fromMs, toMs), starting at the entry `after` (its timestamp and id) when given. */
-export interface SuppressionLogQuery {
-  readonly fromMs: number;
-  readonly toMs: number;
-  readonly after?: { readonly timestampMs: number; readonly id: string };
-  readonly limit: number;
-}
+export type SuppressionLogQuery = SeriesQuery;
 
 interface RawSuppression {
   id: string;
@@ -70,7 +67,7 @@ const LOG_COLUMNS = 'id, timestamp_ms, entity_id, alarm_id, check_id, plan_id, s
  * A page of a tenant's log: entries inside the window at or after the marker in (timestamp, id)
  * order, one range of mon_suppression_log_time. Exported so a test can ask SQLite for its plan.
  */
-export const LOG_PAGE_SQL = `SELECT ${LOG_COLUMNS} FROM mon_suppression_log WHERE tenant = ? AND timestamp_ms >= ? AND timestamp_ms < ? AND (timestamp_ms > ? OR (timestamp_ms = ? AND id >= ?)) ORDER BY timestamp_ms, id LIMIT ?`;
+export const LOG_PAGE_SQL = `SELECT ${LOG_COLUMNS} FROM mon_suppression_log WHERE tenant = ? AND ${SERIES_PAGE_SQL} ORDER BY timestamp_ms, id LIMIT ?`;
 /**
  * The oldest `max` entries of every tenant before a time, through mon_suppression_log_age; the
  * table has no rowid, so its key picks the rows. Exported so a test can ask SQLite for its plan.
@@ -164,8 +161,7 @@ export class SuppressionStore {
 
   /** Up to `limit` log entries of the query, oldest first. */
   logPage(tenant: string, q: SuppressionLogQuery): SuppressionLogRow[] {
-    const after = q.after ?? { timestampMs: q.fromMs, id: '' };
-    return this.s.logPage.all(tenant, q.fromMs, q.toMs, after.timestampMs, after.timestampMs, after.id, q.limit).map(toLog);
+    return this.s.logPage.all(tenant, ...seriesParams(q), q.limit).map(toLog);
   }
 
   /** Deletes up to `max` log entries (every tenant) older than `beforeMs`, oldest first; returns how many. */
