@@ -21,7 +21,7 @@ export async function collectMetrics(store: Store, tenant: string, options: Coll
   const found: MetricInfo[] = [];
   let after = options.after;
   while (found.length < count) {
-    const page = store.listMetrics(tenant, { glob: options.glob, after, limit: Math.min(METRICS_PAGE_MAX, count - found.length) });
+    const page = await store.listMetrics(tenant, { glob: options.glob, after, limit: Math.min(METRICS_PAGE_MAX, count - found.length) });
     found.push(...page.metrics);
     if (page.nextAfter === null) break;
     after = page.nextAfter;

@@ -7,10 +7,33 @@ import type { Resolution, RetentionTable } from './model/resolution.js';
 /** A statistic a query may select; numPoints is always present. */
 export type SelectStat = 'average' | 'variance' | 'min' | 'max';
 
-/** Options of openStore. Everything but `dir` has a default. */
+/**
+ * The ClickHouse backend: a cluster of shards that Strata drives over HTTP. Strata creates and
+ * migrates its schema on every shard itself (no ZooKeeper, no ON CLUSTER).
+ */
+export interface ClickHouseBackendOptions {
+  readonly kind: 'clickhouse';
+  /** The HTTP URL of every shard, in the cluster's shard order; the first also takes the Distributed reads and writes. */
+  readonly urls: readonly string[];
+  /** The cluster name in the servers' remote_servers configuration (its shards must be `urls`, in order). */
+  readonly cluster: string;
+  /** The database Strata owns on every shard (default 'strata'); created when missing. */
+  readonly database?: string;
+  readonly username?: string;
+  readonly password?: string;
+  /** How long one statement may take before its shard counts as unavailable (default CLICKHOUSE_REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs?: number;
+}
+
+/** Which storage backend a store runs on: the embedded SQLite partitions (default) or a ClickHouse cluster. */
+export type StoreBackend = 'sqlite' | ClickHouseBackendOptions;
+
+/** Options of openStore. Everything has a default but `dir`, which the SQLite backend needs. */
 export interface StoreOptions {
-  /** Directory holding every data file; created when missing. */
-  readonly dir: string;
+  /** Directory holding every data file; created when missing. Required by the SQLite backend; the ClickHouse backend keeps no files. */
+  readonly dir?: string;
+  /** The storage backend (default 'sqlite'). */
+  readonly backend?: StoreBackend;
   /** Clock for validation, sealing, rollups and retention (default: the system clock). */
   readonly clock?: Clock;
   /** Retention per resolution in ms; partial tables override the defaults. */
@@ -207,8 +230,8 @@ export interface Store {
   query(request: QueryRequest): Promise<QueryResult>;
   /** The planner's decision, without reading data. */
   plan(request: QueryRequest): QueryPlan;
-  /** Metric names of a tenant, sorted, paged; a page may be short before the end (see MetricPage). */
-  listMetrics(tenant: string, options?: ListMetricsOptions): MetricPage;
+  /** Metric names of a tenant, sorted, paged; a page may be short before the end (see MetricPage). Errors reject the promise. */
+  listMetrics(tenant: string, options?: ListMetricsOptions): Promise<MetricPage>;
   /** Seals every window and runs every rollup due (ignoring the grace), then sweeps. */
   flush(): Promise<void>;
   /** Current counters. */

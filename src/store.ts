@@ -1,8 +1,11 @@
 // Owns the composition of the engine: wires storage, ingest, rollup, query and retention into a Store.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ClickHouseStore } from './clickhouse/clickhouse-store.js';
+import { resolveClickHouseOptions } from './clickhouse/clickhouse-options.js';
+import { configError } from './core/config-error.js';
 import { StrataError } from './core/errors.js';
-import { HEAD_POINTS_MAX, INGEST_BATCH_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRIC_SEARCH_SCAN_NAMES_MAX, METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX, SEAL_STEP_POINTS, SEAL_STEP_SERIES_MAX } from './core/limits.js';
+import { HEAD_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRIC_SEARCH_SCAN_NAMES_MAX, SEAL_STEP_POINTS, SEAL_STEP_SERIES_MAX } from './core/limits.js';
 import { compileGlob } from './model/glob.js';
 import { LAYOUT, type RollupResolution } from './model/resolution.js';
 import { checkColumnsShape, type PointColumns } from './model/point-columns.js';
@@ -12,10 +15,11 @@ import { nextWindowToSeal } from './ingest/seal-pick.js';
 import { SealRunner, type SealPick } from './ingest/seal-runner.js';
 import { removeCompactionLeftovers, type CompactionResult } from './ingest/compactor.js';
 import type { LiveRecords } from './ingest/sealer.js';
+import { batchRefused, checkBatchSize, refusal } from './ingest/batch-rules.js';
 import { IngestScratch, validateBatch, validateColumns, type TimeBounds, type ValidatedBatch } from './ingest/validate.js';
 import { ChunkCache } from './query/chunk-cache.js';
-import { scanMetricNames } from './query/metric-scan.js';
-import { overLimitMessage, planQuery } from './query/planner.js';
+import { metricsPageLimit, scanMetricNames } from './query/metric-scan.js';
+import { planQuery, runnablePlan } from './query/planner.js';
 import { readBuckets, readSamples, type ReaderSources } from './query/series-reader.js';
 import { valuesFromBuckets, valuesFromSamples } from './query/values.js';
 import { expiryCutoffMs } from './retention/policy.js';
@@ -199,12 +203,7 @@ class EngineStore implements Store {
 
   /** The write path after the shape checks: validate, persist new series, append to the WAL, apply to the head. */
   private ingest(size: number, options: WriteOptions, validate: (bounds: TimeBounds) => ValidatedBatch): WriteResult {
-    if (size > INGEST_BATCH_POINTS_MAX) {
-      throw new StrataError('INGEST_BATCH_TOO_LARGE', `a batch holds at most ${INGEST_BATCH_POINTS_MAX} points; this one holds ${size}`, {
-        limit: INGEST_BATCH_POINTS_MAX,
-        size,
-      });
-    }
+    checkBatchSize(size);
     if (size === 0) return { accepted: 0, rejected: [] };
     // No seal is forced here: one bounded turn of a seal starts if none is going (a small window
     // frees its room at once); otherwise the writer gets a 503 and retries while the seal goes on.
@@ -214,13 +213,10 @@ class EngineStore implements Store {
     }
     const now = this.cfg.clock.now();
     const { columns, rejected } = validate(this.boundsAt(now));
-    if (rejected.length > 0 && (options.atomic === true || columns.length === 0)) {
+    if (batchRefused(rejected.length, columns.length, options.atomic)) {
       this.registry.discardPending();
       this.rejected += rejected.length;
-      if (options.atomic === true) {
-        throw new StrataError('INGEST_POINTS_REJECTED', `${rejected.length} of ${size} points were rejected; nothing was written`, { rejected });
-      }
-      return { accepted: 0, rejected };
+      return refusal(rejected, size, options.atomic);
     }
     try {
       this.registry.persist();
@@ -252,10 +248,7 @@ class EngineStore implements Store {
   async query(request: QueryRequest): Promise<QueryResult> {
     this.ensureOpen();
     // The planner is the one owner of every query rule (fields, select, the 1440 cap, retention).
-    const plan = planQuery(request, this.cfg.clock.now(), this.cfg.retention);
-    if (plan.overLimit) {
-      throw new StrataError('QUERY_POINTS_OVER_LIMIT', overLimitMessage(plan), { expectedPoints: plan.expectedPoints, resolution: plan.resolution });
-    }
+    const plan = runnablePlan(request, this.cfg.clock.now(), this.cfg.retention);
     const id = this.registry.lookup(request.tenant, request.metric);
     if (id === undefined) return { resolution: plan.resolution, unit: null, values: [] };
     const unit = this.registry.row(id)?.unit ?? null;
@@ -265,12 +258,9 @@ class EngineStore implements Store {
     return { resolution: plan.resolution, unit, values: valuesFromBuckets(readBuckets(this.reader, plan.resolution, id, plan.readFrom, plan.to), plan.select) };
   }
 
-  listMetrics(tenant: string, options: ListMetricsOptions = {}): MetricPage {
+  async listMetrics(tenant: string, options: ListMetricsOptions = {}): Promise<MetricPage> {
     this.ensureOpen();
-    const limit = options.limit ?? METRICS_PAGE_DEFAULT;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > METRICS_PAGE_MAX) {
-      throw new StrataError('LIST_LIMIT_INVALID', `limit must be an integer from 1 to ${METRICS_PAGE_MAX}`);
-    }
+    const limit = metricsPageLimit(options.limit);
     // Scans the registry's sorted names from the marker, at most METRIC_SEARCH_SCAN_NAMES_MAX of
     // them, so one call stays short whatever the tenant's size and the glob.
     const page = scanMetricNames(this.registry.namesOf(tenant), {
@@ -441,8 +431,19 @@ class EngineStore implements Store {
   }
 }
 
-/** Opens (creating when needed) a store in `options.dir`; replays its write-ahead log. */
+/**
+ * Opens a store on its backend: by default the embedded SQLite partitions in `options.dir`
+ * (created when needed; its write-ahead log replayed), or a ClickHouse cluster when
+ * `options.backend` says so (its schema created or migrated on every shard).
+ */
 export async function openStore(options: StoreOptions): Promise<Store> {
+  const backend = options?.backend ?? 'sqlite';
+  if (backend !== 'sqlite') {
+    if (typeof backend !== 'object' || backend === null || backend.kind !== 'clickhouse') {
+      throw configError('backend', "'sqlite' or { kind: 'clickhouse', urls, cluster }", backend, 'STORE_OPTIONS_INVALID');
+    }
+    return ClickHouseStore.open(resolveClickHouseOptions(backend, options));
+  }
   const cfg = resolveStoreOptions(options);
   // Private like every file in it; a directory that exists keeps the mode its owner gave it.
   mkdirSync(cfg.dir, { recursive: true, mode: PRIVATE_DIR_MODE });

@@ -28,7 +28,7 @@ export const ERROR_CODES = {
   INGEST_POINT_MALFORMED: { kind: 'invalid', doc: 'A point is not an object with tenant, metric, timestamp and value.' },
   INGEST_TENANT_INVALID: { kind: 'invalid', doc: 'A tenant id is empty, too long or holds characters other than letters, digits, dash, dot and underscore.' },
   INGEST_METRIC_NAME_EMPTY: { kind: 'invalid', doc: 'A metric name is empty.' },
-  INGEST_METRIC_NAME_INVALID: { kind: 'invalid', doc: 'A metric name is not a string or holds control characters.' },
+  INGEST_METRIC_NAME_INVALID: { kind: 'invalid', doc: 'A metric name is not a string, or holds control characters or a lone UTF-16 surrogate.' },
   INGEST_METRIC_NAME_TOO_LONG: { kind: 'invalid', doc: 'A metric name is longer than METRIC_NAME_LENGTH_MAX characters.' },
   INGEST_UNIT_INVALID: { kind: 'invalid', doc: 'A unit is not a string of at most UNIT_LENGTH_MAX characters.' },
   INGEST_VALUE_NOT_FINITE: { kind: 'invalid', doc: 'A numeric value is NaN or infinite.' },
@@ -92,6 +92,9 @@ export const ERROR_CODES = {
   ROLLUP_QUEUE_FULL: { kind: 'unavailable', doc: 'The rollup worker queue is full; the work stays recorded on disk and is retried.' },
   STORE_PARTITION_DAMAGED: { kind: 'unavailable', doc: 'A partition file the request needs is missing, damaged or recorded as lost; details name the resolution, the range and the reason, and strata check --repair fixes what can be fixed.' },
   STORE_WAL_DAMAGED: { kind: 'internal', doc: 'The write-ahead log held corrupt spans that replay stepped over (records in them are lost); a health reason, listed while copies of the damaged segments stay in wal/damaged/.' },
+  STORE_SHARD_UNAVAILABLE: { kind: 'unavailable', doc: 'A ClickHouse shard the operation needs did not answer (down, unreachable or timed out); nothing was written or served in part; details name the shard; retry once it is back.' },
+  STORE_BACKEND_FAILED: { kind: 'internal', doc: 'The ClickHouse backend answered a statement with an error Strata did not expect; details carry its code and message.' },
+  STORE_SERIES_ID_COLLISION: { kind: 'conflict', doc: 'Two series of the ClickHouse backend hash to the same 64-bit series id; the newer name is refused rather than merged into the other series.' },
   STORE_NOT_DURABLE: { kind: 'unavailable', doc: 'The write-ahead log cannot be written (permissions, read-only or full file system, I/O error), so nothing was accepted; retry once the log directory is writable.' },
   // Identity service.
   IDENTITY_BODY_INVALID: { kind: 'invalid', doc: 'An authentication request body cannot be parsed as API key credentials.' },

@@ -17,6 +17,8 @@ import type { PointRejection } from '../store-types.js';
 const TENANT_PATTERN = /^[A-Za-z0-9._-]+$/;
 // Control characters would break glob matching, logs and the key separator.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** With the u flag a surrogate pair is one code point, so this matches only a surrogate standing alone. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 /** Timestamps below this look like seconds (1e11 ms is March 1973; 1e11 s is the year 5138). */
 const SECONDS_HINT_BELOW = 1e11;
 
@@ -80,6 +82,8 @@ function metricProblem(metric: unknown): Problem | undefined {
   if (metric.length === 0) return ['INGEST_METRIC_NAME_EMPTY', 'metric', 'metric name is empty'];
   if (metric.length > METRIC_NAME_LENGTH_MAX) return ['INGEST_METRIC_NAME_TOO_LONG', 'metric', `metric name is longer than ${METRIC_NAME_LENGTH_MAX} characters`];
   if (CONTROL_CHARS.test(metric)) return ['INGEST_METRIC_NAME_INVALID', 'metric', 'metric name holds control characters'];
+  // A lone surrogate cannot be stored as UTF-8: it would become U+FFFD and two names would merge.
+  if (LONE_SURROGATE.test(metric)) return ['INGEST_METRIC_NAME_INVALID', 'metric', 'metric name holds a lone UTF-16 surrogate (not valid Unicode)'];
   return undefined;
 }
 

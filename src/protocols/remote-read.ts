@@ -46,7 +46,7 @@ function yieldToEventLoop(): Promise<void> {
 async function* namePages(store: Store, tenant: string, glob: string | undefined): AsyncGenerator<readonly string[]> {
   let after: string | undefined;
   for (;;) {
-    const page = store.listMetrics(tenant, { limit: METRICS_PAGE_MAX, ...(glob === undefined ? {} : { glob }), ...(after === undefined ? {} : { after }) });
+    const page = await store.listMetrics(tenant, { limit: METRICS_PAGE_MAX, ...(glob === undefined ? {} : { glob }), ...(after === undefined ? {} : { after }) });
     yield page.metrics.map((metric) => metric.name);
     if (page.nextAfter === null) return;
     after = page.nextAfter;
@@ -68,7 +68,7 @@ async function* candidateNames(store: Store, tenant: string, matchers: readonly 
     yield* namePages(store, tenant, undefined);
     return;
   }
-  yield store.listMetrics(tenant, { glob: name, limit: 1 }).metrics.map((metric) => metric.name);
+  yield (await store.listMetrics(tenant, { glob: name, limit: 1 })).metrics.map((metric) => metric.name);
   yield* namePages(store, tenant, `${name}{*`);
 }
 

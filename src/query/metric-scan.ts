@@ -1,4 +1,6 @@
 // Owns the paging rule of listMetrics: scan a tenant's names in order from a marker, stop at a full page or at the scan budget.
+import { StrataError } from '../core/errors.js';
+import { METRICS_PAGE_DEFAULT, METRICS_PAGE_MAX } from '../core/limits.js';
 import type { GlobMatcher } from '../model/glob.js';
 import type { SortedNameView } from '../storage/sorted-names.js';
 
@@ -49,4 +51,13 @@ export function scanMetricNames(names: SortedNameView, request: MetricScanReques
     found.push(name);
   }
   return { names: found, nextAfter: null };
+}
+
+/** The page size a listMetrics call asked for (default METRICS_PAGE_DEFAULT); throws LIST_LIMIT_INVALID outside 1..METRICS_PAGE_MAX. Every backend's one owner of that rule. */
+export function metricsPageLimit(limit: number | undefined): number {
+  const value = limit ?? METRICS_PAGE_DEFAULT;
+  if (!Number.isSafeInteger(value) || value < 1 || value > METRICS_PAGE_MAX) {
+    throw new StrataError('LIST_LIMIT_INVALID', `limit must be an integer from 1 to ${METRICS_PAGE_MAX}`);
+  }
+  return value;
 }

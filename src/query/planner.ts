@@ -261,3 +261,12 @@ export function planQuery(request: QueryRequest, nowMs: number, retention: Reten
   if (overLimit) reasons.push(overLimitMessage(plan));
   return { ...plan, reason: `${reasons.join('. ')}.` };
 }
+
+/** The plan of a query that is to run: throws QUERY_POINTS_OVER_LIMIT when it would return too many points (every backend's one owner of that refusal). */
+export function runnablePlan(request: QueryRequest, nowMs: number, retention: RetentionTable): QueryPlan {
+  const plan = planQuery(request, nowMs, retention);
+  if (plan.overLimit) {
+    throw new StrataError('QUERY_POINTS_OVER_LIMIT', overLimitMessage(plan), { expectedPoints: plan.expectedPoints, resolution: plan.resolution });
+  }
+  return plan;
+}

@@ -6,19 +6,22 @@ const EMPTY_METRICS: ReadonlyMap<string, number> = new Map();
 /** Handed out for a tenant without series; only ever read. */
 const EMPTY_NAMES: SortedNameView = new SortedNames();
 
+/** Where a registry loads its series from and saves new ones and unit changes to (the catalog, or the ClickHouse backend's batch). */
+export type SeriesRowStore = Pick<Catalog, 'loadSeries' | 'saveSeries'>;
+
 /** Series lookups by tenant and metric, and by id; new series are persisted before use. */
 export class SeriesRegistry {
   private readonly byTenant = new Map<string, Map<string, number>>();
   /** Each tenant's metric names in order, so listing them never sorts per call. */
   private readonly sortedByTenant = new Map<string, SortedNames>();
   private readonly rows: (SeriesRow | undefined)[] = [];
-  private readonly catalog: Catalog;
+  private readonly catalog: SeriesRowStore;
   private pendingAdded: SeriesRow[] = [];
   private pendingUnits: SeriesRow[] = [];
   /** The rows pendingUnits replaced, in the same order (discardPending puts them back). */
   private replacedRows: SeriesRow[] = [];
 
-  constructor(catalog: Catalog) {
+  constructor(catalog: SeriesRowStore) {
     this.catalog = catalog;
     for (const row of catalog.loadSeries()) this.index(row);
     // One sort per tenant: inserting a loaded million names one at a time would only shuffle blocks.

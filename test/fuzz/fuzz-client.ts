@@ -58,7 +58,7 @@ export async function exercise(world: FuzzWorld, request: FuzzRequest): Promise<
   if (WRITES.has(request.method)) {
     // A tick per write: any change it makes shows in the update times the fingerprint compares.
     world.clock.advance(1);
-    before = world.fingerprint();
+    before = await world.fingerprint();
   }
   let res: LightMyRequestResponse | undefined;
   try {
@@ -70,7 +70,7 @@ export async function exercise(world: FuzzWorld, request: FuzzRequest): Promise<
   }
   if (before !== undefined) {
     if (res.statusCode >= 400) {
-      const after = world.fingerprint();
+      const after = await world.fingerprint();
       if (after !== before) throw new Error(`a refused request changed the stored state${describeExchange(request, res)}${changedLines(before, after)}`);
     } else {
       world.refreshTokens();

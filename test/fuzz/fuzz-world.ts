@@ -222,7 +222,7 @@ export class FuzzWorld {
    * tenant the callers have (ids and update times; children of the first entities), metric names,
    * accepted points, feed entries, and whether each token still works.
    */
-  fingerprint(): string {
+  async fingerprint(): Promise<string> {
     const m = this.monitoring;
     const strata = this.app.strata;
     const page = { limit: 1000 };
@@ -236,7 +236,7 @@ export class FuzzWorld {
       }
       parts.push(`notifications ${stamp(m.notifications.listNotifications(tenant, page).values)} plans ${stamp(m.notifications.listPlans(tenant, page).values)}`);
       parts.push(`agent tokens ${m.agents.listTokens(tenant, page).values.map((t) => `${t.id}@${t.updatedMs}`).join(' ')}`);
-      parts.push(`metrics ${strata.store.listMetrics(tenant, { limit: 1000 }).metrics.map((metric) => `${metric.name}:${metric.unit}`).join(' ')}`);
+      parts.push(`metrics ${(await strata.store.listMetrics(tenant, { limit: 1000 })).metrics.map((metric) => `${metric.name}:${metric.unit}`).join(' ')}`);
       for (const feed of FEEDS) {
         parts.push(`${feed.path} ${strata.feeds.page(tenant, feed, { limit: 1000, marker: undefined, direction: 'forward' }).entries.map((e) => e.id).join(' ')}`);
       }

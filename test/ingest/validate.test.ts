@@ -59,6 +59,8 @@ describe('rejections, one code and field each', () => {
     { name: 'metric with a newline', point: good({ metric: 'cpu\nload' }), code: 'INGEST_METRIC_NAME_INVALID', field: 'metric' },
     { name: 'metric with NUL', point: good({ metric: 'cpu\u0000load' }), code: 'INGEST_METRIC_NAME_INVALID', field: 'metric' },
     { name: 'metric with DEL', point: good({ metric: 'cpu\u007f' }), code: 'INGEST_METRIC_NAME_INVALID', field: 'metric' },
+    { name: 'metric with a lone high surrogate', point: good({ metric: 'cpu\ud83d' }), code: 'INGEST_METRIC_NAME_INVALID', field: 'metric' },
+    { name: 'metric with a lone low surrogate', point: good({ metric: '\ude00cpu' }), code: 'INGEST_METRIC_NAME_INVALID', field: 'metric' },
     { name: 'numeric metric', point: good({ metric: 7 }), code: 'INGEST_METRIC_NAME_INVALID', field: 'metric' },
     { name: 'missing metric', point: { tenant: 't1', timestamp: NOW, value: 1 }, code: 'INGEST_METRIC_NAME_INVALID', field: 'metric' },
     { name: 'NaN value', point: good({ value: NaN }), code: 'INGEST_VALUE_NOT_FINITE', field: 'value' },

@@ -14,7 +14,7 @@ function engineOf(series: readonly string[], scanNamesMax: number): Store {
     throw new Error('not used');
   };
   return {
-    listMetrics: (_tenant: string, options: ListMetricsOptions = {}) => {
+    listMetrics: async (_tenant: string, options: ListMetricsOptions = {}) => {
       const page = scanMetricNames(names, { matcher: options.glob === undefined ? undefined : compileGlob(options.glob), after: options.after, limit: options.limit ?? 100, scanNamesMax });
       return { metrics: page.names.map((name) => ({ name, unit: 'ms' })), nextAfter: page.nextAfter };
     },

@@ -49,7 +49,7 @@ describe('MonitoringRuntime', () => {
     const rt = runtime();
     expect(await rt.runNow('t1', entityId, checkId)).toBe(3);
     expect(target.requests).toBe(3);
-    const names = engine.listMetrics('t1', { limit: 100 }).metrics.map((m) => m.name);
+    const names = (await engine.listMetrics('t1', { limit: 100 })).metrics.map((m) => m.name);
     for (const zone of ['mzdfw', 'mziad', 'mzord']) {
       for (const metric of ['bytes', 'code', 'duration', 'truncated', 'tt_connect', 'tt_firstbyte']) expect(names).toContain(`${entityId}.${checkId}.${zone}.${metric}`);
     }
@@ -65,7 +65,7 @@ describe('MonitoringRuntime', () => {
   it('runs only the zones it is configured for', async () => {
     const checkId = monitoring.entities.createCheck('t1', entityId, httpCheckBody(target.url));
     expect(await runtime({ zones: ['mziad'] }).runNow('t1', entityId, checkId)).toBe(1);
-    expect(engine.listMetrics('t1', { limit: 100 }).metrics.every((m) => m.name.includes('.mziad.'))).toBe(true);
+    expect((await engine.listMetrics('t1', { limit: 100 })).metrics.every((m) => m.name.includes('.mziad.'))).toBe(true);
   });
 
   it('start() runs a check created afterwards by itself; stop() is idempotent and ends the runs', async () => {

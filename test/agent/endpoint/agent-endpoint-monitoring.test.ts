@@ -68,7 +68,7 @@ describe('AgentEndpoint over the monitoring backend', () => {
       const post = { check_id: checkId, check_type: 'agent.cpu', state: 'available', status: 'ok', timestamp: START_MS, metrics };
       expect(await client.peer.request('check_metrics.post', post)).toEqual({});
       await runtime.flush();
-      const names = engine.listMetrics('t1', { limit: 100 }).metrics.map((m) => m.name).sort();
+      const names = (await engine.listMetrics('t1', { limit: 100 })).metrics.map((m) => m.name).sort();
       expect(names).toEqual([`${entityId}.${checkId}.@run`, `${entityId}.${checkId}.cpu0.usage`, `${entityId}.${checkId}.usage_average`]);
 
       const memoryId = monitoring.entities.createCheck('t1', entityId, { type: 'agent.memory' });

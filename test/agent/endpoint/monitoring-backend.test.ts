@@ -125,7 +125,7 @@ describe('monitoringBackend', () => {
       metrics: { usage_average: { type: 'n', data: 97.5, unit: 'percent' }, user_percent_average: { type: 'n', data: 60, unit: 'percent' } },
     });
     await runtime.flush();
-    const names = engine.listMetrics('t1', { limit: 100 }).metrics.map((m) => m.name).sort();
+    const names = (await engine.listMetrics('t1', { limit: 100 })).metrics.map((m) => m.name).sort();
     expect(names).toEqual([`${entityId}.${checkId}.@run`, `${entityId}.${checkId}.usage_average`, `${entityId}.${checkId}.user_percent_average`]);
     expect(monitoring.store.changelogs.metricTypes('t1', entityId, checkId).get('usage_average')).toBe('n');
     const changes = monitoring.changelogs.list('t1', { fromMs: START_MS - HOUR_MS, toMs: START_MS + HOUR_MS, limit: 10 }).values;
@@ -145,11 +145,11 @@ describe('monitoringBackend', () => {
       expect(post(timestampMs)).toThrow(expect.objectContaining({ code: 'AGENT_PARAMS_INVALID', details: { field: 'timestamp' } }));
     }
     await runtime.flush();
-    expect(engine.listMetrics('t1', { limit: 10 }).metrics).toEqual([]);
+    expect((await engine.listMetrics('t1', { limit: 10 })).metrics).toEqual([]);
     post(margin)();
     post(bounds.newestMs)();
     await runtime.flush();
-    expect(engine.listMetrics('t1', { limit: 10 }).metrics.map((m) => m.name)).toEqual([`${entityId}.${checkId}.@run`, `${entityId}.${checkId}.usage_average`]);
+    expect((await engine.listMetrics('t1', { limit: 10 })).metrics.map((m) => m.name)).toEqual([`${entityId}.${checkId}.@run`, `${entityId}.${checkId}.usage_average`]);
   });
 
   it('passes entity and check changes to subscribers, not alarm changes, until unsubscribed', () => {

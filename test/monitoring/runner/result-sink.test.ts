@@ -72,9 +72,9 @@ describe('ResultSink', () => {
     const code = await engine.query({ tenant: 't1', metric: `${prefix}.mzord.code`, from: t - 1, to: t + 1000, resolution: 'FULL' });
     expect(code.values).toEqual([expect.objectContaining({ timestamp: t + 5, value: '503' })]);
     // No run series: nothing but the metrics was written.
-    expect(engine.listMetrics('t1').metrics.map((m) => m.name)).toEqual([`${prefix}.mzdfw.code`, `${prefix}.mzdfw.duration`, `${prefix}.mzord.code`, `${prefix}.mzord.duration`]);
+    expect((await engine.listMetrics('t1')).metrics.map((m) => m.name)).toEqual([`${prefix}.mzdfw.code`, `${prefix}.mzdfw.duration`, `${prefix}.mzord.code`, `${prefix}.mzord.duration`]);
     // Another tenant sees none of it.
-    expect(engine.listMetrics('t2').metrics).toEqual([]);
+    expect((await engine.listMetrics('t2')).metrics).toEqual([]);
   });
 
   it('writes an agent check\'s metrics under their bare names, whichever zone endpoint carried them', async () => {
@@ -93,7 +93,7 @@ describe('ResultSink', () => {
     s.accept('t1', agentCheck, load('mzord', t + 30_000, 0.75));
     expect(observed).toHaveLength(2);
     await s.flush();
-    const names = engine.listMetrics('t1').metrics.map((m) => m.name);
+    const names = (await engine.listMetrics('t1')).metrics.map((m) => m.name);
     expect(names).toEqual([`${entityId}.${agentCheckId}.1m`, `${entityId}.${agentCheckId}.@run`]);
     // The series has no zone: the run point names the zone that carried the result.
     const run = await engine.query({ tenant: 't1', metric: `${entityId}.${agentCheckId}.@run`, from: t - 1, to: t + 60_000, resolution: 'FULL' });
@@ -202,7 +202,7 @@ describe('ResultSink', () => {
     const [agentRun] = await read(`${entityId}.${agentCheckId}.@run`);
     expect(agentRun).toMatch(/^down@mzord:x+$/);
     expect((agentRun as string).length).toBeLessThanOrEqual(1024);
-    expect(engine.listMetrics('t1', { glob: `${entityId}.${agentCheckId}.*` }).metrics.map((m) => m.name)).toEqual([`${entityId}.${agentCheckId}.1m`, `${entityId}.${agentCheckId}.@run`]);
+    expect((await engine.listMetrics('t1', { glob: `${entityId}.${agentCheckId}.*` })).metrics.map((m) => m.name)).toEqual([`${entityId}.${agentCheckId}.1m`, `${entityId}.${agentCheckId}.@run`]);
     expect(s.stats()).toMatchObject({ pointsWritten: 3, pointsRejected: 0 });
   });
 

@@ -60,7 +60,7 @@ afterAll(async () => h.close());
 
 describe('searchMetrics over scan-limited pages', () => {
   it('returns every match, exactly SEARCH_RESULTS_MAX, although store pages are cut short by the scan budget', async () => {
-    const first = store.listMetrics('t1', { glob: '*.few', limit: SEARCH_RESULTS_MAX });
+    const first = await store.listMetrics('t1', { glob: '*.few', limit: SEARCH_RESULTS_MAX });
     expect(first.metrics.length).toBe(METRIC_SEARCH_SCAN_NAMES_MAX / 4);
     expect(first.nextAfter).not.toBeNull();
     expect(FEW).toHaveLength(SEARCH_RESULTS_MAX);
