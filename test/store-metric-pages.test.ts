@@ -12,7 +12,7 @@ import type { ListMetricsOptions, MetricPage, Store } from '../src/store-types.j
 function scanningStore(names: readonly string[], scanNamesMax: number): { store: Store; calls: ListMetricsOptions[] } {
   const set = SortedNames.of(names);
   const calls: ListMetricsOptions[] = [];
-  const listMetrics = (_tenant: string, options: ListMetricsOptions = {}): MetricPage => {
+  const listMetrics = async (_tenant: string, options: ListMetricsOptions = {}): Promise<MetricPage> => {
     calls.push(options);
     const limit = options.limit ?? 100;
     expect(limit).toBeGreaterThanOrEqual(1);
@@ -23,7 +23,7 @@ function scanningStore(names: readonly string[], scanNamesMax: number): { store:
   const unused = (): never => {
     throw new Error('not used');
   };
-  return { store: { listMetrics, write: unused, writeColumns: unused, query: unused, plan: unused, flush: unused, stats: unused, close: unused }, calls };
+  return { store: { listMetrics, write: unused, writeColumns: unused, query: unused, plan: unused, flush: unused, stats: unused, timestampBounds: unused, close: unused }, calls };
 }
 
 describe('collectMetrics', () => {

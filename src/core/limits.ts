@@ -89,3 +89,44 @@ assert(METRIC_SEARCH_SCAN_NAMES_MAX > METRICS_PAGE_MAX, 'a scan without a glob m
 assert(GRACE_MS_MAX <= DAY_MS && DEFAULT_GRACE_MS < HOUR_MS, 'grace must stay well under the retention of FULL');
 assert(WAL_PROBE_RETRY_MS <= WAL_PROBE_INTERVAL_MS, 'a failing log directory is probed at least as often as a healthy one');
 assert(DIR_LOCK_ATTEMPTS_MAX * DIR_LOCK_RETRY_WAIT_MS <= 5_000, 'an opener waiting on a takeover gives up within seconds');
+
+// --- ClickHouse backend (src/clickhouse/) ---
+/** How long one statement to a ClickHouse shard may take before the shard counts as unavailable. */
+export const CLICKHOUSE_REQUEST_TIMEOUT_MS = 30_000;
+/** Most shards a ClickHouse backend drives (each is one HTTP client with its own sockets). */
+export const CLICKHOUSE_SHARDS_MAX = 64;
+/** Points a day finalization reads from one shard in one step (its RowBinary answer is about 30 bytes a point). */
+export const CLICKHOUSE_FINALIZE_STEP_POINTS = 250_000;
+/** How often the maintenance loop pings every shard, so health() tells a down shard without waiting for a request. */
+export const CLICKHOUSE_PING_INTERVAL_MS = 5_000;
+/** Most metric names one listMetrics call reads from the series table: the scan budget plus the one after it. */
+export const CLICKHOUSE_METRIC_ROWS_MAX = METRIC_SEARCH_SCAN_NAMES_MAX + 1;
+/** Versions one store hands out per clock millisecond before it borrows from the next one (the newest series unit and shard state win by version). */
+export const CLICKHOUSE_VERSIONS_PER_MS = 1_024;
+/** How often the maintenance loop looks for expired partitions on every shard when no day was finalized meanwhile. */
+export const CLICKHOUSE_SWEEP_INTERVAL_MS = 60_000;
+
+// --- ClickHouse plumbing (src/clickhouse/shard-client.ts, sql-text.ts) ---
+/**
+ * Most bytes one ClickHouse SELECT answer (RowBinary or JSONEachRow) may hold. The whole answer is
+ * held in memory before it is decoded, so the store reads in pages that stay well under this (a
+ * finalization step of CLICKHOUSE_FINALIZE_STEP_POINTS is about 8 MB); an answer over it fails
+ * with STORE_BACKEND_FAILED instead of growing the heap.
+ */
+export const CLICKHOUSE_RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
+/**
+ * How long an idle keep-alive socket to a shard is kept. ClickHouse 18.16 closes idle HTTP
+ * connections after its keep_alive_timeout of 3 s; a request written to a socket the server is
+ * closing fails with ECONNRESET, so the client must drop its idle sockets well before that.
+ */
+export const CLICKHOUSE_IDLE_SOCKET_TTL_MS = 2_000;
+/** The server's keep_alive_timeout (ClickHouse 18.16 default, also what the test cluster sets). */
+export const CLICKHOUSE_SERVER_KEEP_ALIVE_MS = 3_000;
+/** Most sockets one ShardClient opens to its shard at a time (further requests queue in the agent). */
+export const CLICKHOUSE_SOCKETS_PER_SHARD_MAX = 10;
+/** Longest ClickHouse error text kept in a StrataError's message and details (18.16 echoes query text into errors). */
+export const CLICKHOUSE_ERROR_TEXT_CHARS_MAX = 1_000;
+/** Longest ClickHouse database or table name Strata accepts (it becomes a directory name on the server). */
+export const CLICKHOUSE_IDENTIFIER_LENGTH_MAX = 128;
+
+assert(CLICKHOUSE_IDLE_SOCKET_TTL_MS <= CLICKHOUSE_SERVER_KEEP_ALIVE_MS - 1_000, 'idle sockets must be dropped at least a second before the server closes them');

@@ -22,7 +22,9 @@ interface Violation {
   readonly rule: string;
 }
 
-const ENGINE_ROOMS = ['core', 'model', 'storage', 'ingest', 'rollup', 'query', 'retention', 'store', 'store-types'];
+const ENGINE_ROOMS = ['core', 'model', 'storage', 'ingest', 'rollup', 'query', 'retention', 'clickhouse', 'store', 'store-types'];
+/** The ClickHouse backend: the engine's rules (validation, planner, rollup math, retention policy) over shards instead of files. */
+const CLICKHOUSE_TARGETS = ['core', 'model', 'storage', 'ingest', 'query', 'retention', 'store-types', 'clickhouse'];
 const WORKER_ROOMS = ['ingest', 'rollup', 'query', 'retention'];
 const SERVICE_ROOMS = ['identity', 'monitoring', 'agent', 'feeds', 'dns'];
 /** Recordings (file format, writer, reader), replay (a client of a target server) and workload generators. */
@@ -51,6 +53,7 @@ function allowedTargets(room: string): readonly string[] {
   if (room === 'workload') return ['core', 'model', 'recording', 'workload'];
   if (room === 'storage') return ['core', 'model', 'storage'];
   if (WORKER_ROOMS.includes(room)) return ['core', 'model', 'storage', room];
+  if (room === 'clickhouse') return CLICKHOUSE_TARGETS;
   if (room === 'store' || room === 'store-types') return ENGINE_ROOMS;
   if (SERVICE_ROOMS.includes(room)) return [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'index'];
   if (room === 'index') return [...ENGINE_ROOMS, ...SERVICE_ROOMS, 'index'];
@@ -141,6 +144,11 @@ function isBetterSqlite(specifier: string): boolean {
   return specifier === 'better-sqlite3' || specifier.startsWith('better-sqlite3/');
 }
 
+/** The ClickHouse client package. */
+function isClickHouseClient(specifier: string): boolean {
+  return specifier === '@clickhouse/client' || specifier.startsWith('@clickhouse/');
+}
+
 /** A Node built-in module (`node:fs`, or a bare `fs`-style name of one). */
 function isNodeBuiltin(specifier: string): boolean {
   return specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0] as string);
@@ -172,6 +180,10 @@ function checkArchitecture(files: readonly SourceFile[]): Violation[] {
         if (room !== 'storage' && !isServiceStore) {
           report(edge.line, edge.specifier, 'only src/storage/ and the services\' *-store.ts files may import better-sqlite3');
         }
+        continue;
+      }
+      if (isClickHouseClient(edge.specifier)) {
+        if (file.path !== 'src/clickhouse/shard-client.ts') report(edge.line, edge.specifier, 'only src/clickhouse/shard-client.ts may import the ClickHouse client');
         continue;
       }
       if (BROWSER_ROOMS.includes(room) && (isNodeBuiltin(edge.specifier) || isHttpFramework(edge.specifier))) {
@@ -291,6 +303,16 @@ describe('checkArchitecture on synthetic files', () => {
     expect(check('src/identity/tokens.ts', line)).toHaveLength(1);
     expect(check('src/query/executor.ts', "import type Database from 'better-sqlite3';")).toHaveLength(1);
     expect(check('src/http/server.ts', line)).toHaveLength(1);
+  });
+
+  it('confines the ClickHouse client to the shard client, and the backend to the engine rooms', () => {
+    const line = "import { createClient } from '@clickhouse/client';";
+    expect(check('src/clickhouse/shard-client.ts', line)).toEqual([]);
+    expect(check('src/clickhouse/clickhouse-store.ts', line)).toHaveLength(1);
+    expect(check('src/http/server.ts', line)).toHaveLength(1);
+    expect(check('src/clickhouse/series-reads.ts', "import { bucketsFromSamples } from '../model/rollup-math.js';")).toEqual([]);
+    expect(check('src/clickhouse/x.ts', "import { RollupPool } from '../rollup/rollup-pool.js';")).toHaveLength(1);
+    expect(check('src/clickhouse/x.ts', "import { buildServer } from '../http/server.js';")).toHaveLength(1);
   });
 
   it('lets only the CLI read argv and env', () => {

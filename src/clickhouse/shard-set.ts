@@ -1,0 +1,143 @@
+// Owns the shards of a ClickHouse store: one client per shard URL, the schema on each, and the check that the URLs are the cluster's shards in order.
+import { StrataError } from '../core/errors.js';
+import type { ClickHouseConfig } from './clickhouse-options.js';
+import {
+  CLICKHOUSE_SCHEMA_VERSION,
+  distributedDdl,
+  distributedTables,
+  MIGRATIONS,
+  SCHEMA_VERSION_DDL,
+  SCHEMA_VERSION_TABLE,
+  STATE_FINALIZED_THROUGH,
+  STATE_LOCAL,
+  STATE_SHARD_INDEX,
+} from './schema.js';
+import { ShardClient } from './shard-client.js';
+import { sqlString } from './sql-text.js';
+import type { WriteVersions } from './write-versions.js';
+
+interface ClusterRow {
+  readonly shard_num: number | string;
+  readonly host_address: string;
+  readonly port: number | string;
+}
+
+/** The shards of one store, in the cluster's order; shard 0 also takes the Distributed statements. */
+export class ShardSet {
+  readonly shards: readonly ShardClient[];
+  private readonly cfg: ClickHouseConfig;
+  private readonly shardCount: bigint;
+
+  private constructor(cfg: ClickHouseConfig) {
+    this.cfg = cfg;
+    this.shards = cfg.urls.map((url) => new ShardClient({ url, database: cfg.database, username: cfg.username, password: cfg.password, requestTimeoutMs: cfg.requestTimeoutMs }));
+    this.shardCount = BigInt(this.shards.length);
+  }
+
+  /** Connects to every shard, creates or migrates the schema on each, and checks the URL order against the cluster. */
+  static async open(cfg: ClickHouseConfig, versions: WriteVersions): Promise<ShardSet> {
+    const set = new ShardSet(cfg);
+    try {
+      await Promise.all(set.shards.map((shard, index) => set.migrate(shard, index, versions)));
+      await set.checkClusterOrder();
+      return set;
+    } catch (error) {
+      await set.close();
+      throw error;
+    }
+  }
+
+  /** The shard that takes cross-shard (Distributed) statements. */
+  get entry(): ShardClient {
+    return this.shards[0] as ShardClient;
+  }
+
+  /** The index of the shard holding a series: what Distributed(…, series) picks with every shard's weight 1. */
+  shardOf(seriesId: bigint): number {
+    return Number(seriesId % this.shardCount);
+  }
+
+  private async migrate(shard: ShardClient, index: number, versions: WriteVersions): Promise<void> {
+    await shard.command(`CREATE DATABASE IF NOT EXISTS ${this.cfg.database}`, { noDatabase: true });
+    await shard.command(SCHEMA_VERSION_DDL);
+    const [row] = await shard.rows<{ v: number | string }>(`SELECT max(version) AS v FROM ${SCHEMA_VERSION_TABLE}`);
+    const applied = Number(row?.v ?? 0);
+    if (applied > CLICKHOUSE_SCHEMA_VERSION) {
+      throw new StrataError('STORE_SCHEMA_UNSUPPORTED', `shard ${shard.url} holds schema version ${applied}; this build understands up to ${CLICKHOUSE_SCHEMA_VERSION}`, { shard: shard.url, version: applied });
+    }
+    for (const [version, statements] of MIGRATIONS) {
+      if (version <= applied) continue;
+      for (const sql of statements) await shard.command(sql);
+      await shard.command(`INSERT INTO ${SCHEMA_VERSION_TABLE} VALUES (${version}, ${this.cfg.clock.now()})`);
+    }
+    await this.ensureDistributed(shard);
+    await shard.command(`INSERT INTO ${STATE_LOCAL} VALUES (${sqlString(STATE_SHARD_INDEX)}, ${index}, ${versions.next()})`);
+  }
+
+  /** Creates the Distributed tables, and recreates one that points at another cluster (they hold no data of their own). */
+  private async ensureDistributed(shard: ShardClient): Promise<void> {
+    const clusterLiteral = sqlString(this.cfg.cluster);
+    const existing = await shard.rows<{ name: string; engine_full: string }>(
+      `SELECT name, engine_full FROM system.tables WHERE database = ${sqlString(this.cfg.database)} AND engine = 'Distributed'`,
+    );
+    const engines = new Map(existing.map((t) => [t.name, t.engine_full]));
+    for (const [name, local] of distributedTables()) {
+      const engine = engines.get(name);
+      if (engine !== undefined && !engine.startsWith(`Distributed(${clusterLiteral},`)) await shard.command(`DROP TABLE IF EXISTS ${name}`);
+      await shard.command(distributedDdl(name, local, sqlString(this.cfg.database), clusterLiteral));
+    }
+  }
+
+  /**
+   * The cluster must have exactly one shard per URL, in the same order: Strata writes each series
+   * straight to the shard Distributed would pick, so a wrong order would split a series. Each
+   * shard's recorded index is read through the cluster's own addresses (remote()).
+   */
+  private async checkClusterOrder(): Promise<void> {
+    const cluster = await this.entry.rows<ClusterRow>(
+      `SELECT shard_num, host_address, port FROM system.clusters WHERE cluster = ${sqlString(this.cfg.cluster)} AND replica_num = 1 ORDER BY shard_num`,
+    );
+    if (cluster.length !== this.shards.length) {
+      throw new StrataError(
+        'STORE_OPTIONS_INVALID',
+        `cluster ${this.cfg.cluster} has ${cluster.length} shards on ${this.entry.url}, but ${this.shards.length} shard URLs were given: give one URL per shard, in the cluster's order`,
+        { option: 'backend.urls', cluster: this.cfg.cluster, clusterShards: cluster.length, urls: this.shards.length },
+      );
+    }
+    for (const [position, row] of cluster.entries()) {
+      const address = sqlString(`${row.host_address}:${row.port}`);
+      const [found] = await this.entry.rows<{ v: number | string; n: number | string }>(
+        `SELECT argMax(value, ver) AS v, count() AS n FROM remote(${address}, ${this.cfg.database}, ${STATE_LOCAL}) WHERE key = ${sqlString(STATE_SHARD_INDEX)}`,
+      );
+      if (found === undefined || Number(found.n) === 0 || Number(found.v) !== position) {
+        throw new StrataError(
+          'STORE_OPTIONS_INVALID',
+          `shard ${position + 1} of cluster ${this.cfg.cluster} (${row.host_address}:${row.port}) is not ${this.shards[position]?.url}: give the shard URLs in the cluster's order`,
+          { option: 'backend.urls', cluster: this.cfg.cluster, shard: position + 1 },
+        );
+      }
+    }
+  }
+
+  /** Every day before the returned time is finalized on every shard (the lowest watermark of all). */
+  async finalizedThrough(): Promise<number> {
+    const marks = await Promise.all(this.shards.map((shard) => this.finalizedOn(shard)));
+    return Math.min(...marks);
+  }
+
+  private async finalizedOn(shard: ShardClient): Promise<number> {
+    const [row] = await shard.rows<{ v: number | string }>(`SELECT argMax(value, ver) AS v FROM ${STATE_LOCAL} WHERE key = ${sqlString(STATE_FINALIZED_THROUGH)}`);
+    return Number(row?.v ?? 0);
+  }
+
+  /** Records on every shard that every day before `throughMs` is finalized. */
+  async recordFinalized(throughMs: number, versions: WriteVersions): Promise<void> {
+    const version = versions.next();
+    await Promise.all(this.shards.map((shard) => shard.command(`INSERT INTO ${STATE_LOCAL} VALUES (${sqlString(STATE_FINALIZED_THROUGH)}, ${throughMs}, ${version})`)));
+  }
+
+  /** Closes every client. */
+  async close(): Promise<void> {
+    await Promise.all(this.shards.map((shard) => shard.close()));
+  }
+}
