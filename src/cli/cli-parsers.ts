@@ -1,4 +1,4 @@
-// Owns parsing CLI option values (integers, booleans, byte sizes) into numbers with commander's error type.
+// Owns parsing CLI option values (integers, booleans, byte sizes, comma lists) with commander's error type.
 import { InvalidArgumentError, Option } from 'commander';
 
 /** A parser for an integer option between `min` and `max`. */
@@ -18,6 +18,11 @@ export function parseBoolean(text: string): boolean {
   if (['true', '1', 'yes', 'on'].includes(value)) return true;
   if (['false', '0', 'no', 'off'].includes(value)) return false;
   throw new InvalidArgumentError('expected true or false');
+}
+
+/** Adds comma-separated items to what the option collected so far (repeatable flags; the env variable lists them with commas). */
+export function collectList(text: string, previous: string[] = []): string[] {
+  return [...previous, ...text.split(',').map((item) => item.trim()).filter((item) => item !== '')];
 }
 
 /** `--data <dir>`, the same for every command: the STRATA_DATA environment variable, else ./data. */

@@ -1,4 +1,4 @@
-// Owns `strata serve`: open the recording (first, so a bad --record changes nothing), the store and identity, create the first admin, listen, shut down gracefully.
+// Owns `strata serve`: open the recording (first, so a bad --record changes nothing), the store on its backend and identity, create the first admin, listen, shut down gracefully.
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Command } from 'commander';
@@ -15,7 +15,8 @@ import type { RecordingWriter } from '../recording/recording-types.js';
 import { openRecordingWriter } from '../recording/recording-writer.js';
 import { packageRoot } from '../storage/package-root.js';
 import { openStore } from '../store.js';
-import type { Store } from '../store-types.js';
+import type { Store, StoreBackend } from '../store-types.js';
+import { backendProblemAsFlag, describeBackend, storeBackendOf } from './backend-serve-options.js';
 import { printError } from './print-error.js';
 import { monitoringOptionsOf } from './monitoring-serve-options.js';
 import { runtimeOptionsOf, serveOptions, type ServeOptions } from './serve-options.js';
@@ -169,24 +170,39 @@ async function serve(options: ServeOptions): Promise<void> {
   const logger = pino({ level: options.logLevel }, pino.destination({ dest: 2, sync: true }));
   // Flags that only make sense together are checked before anything is opened.
   graphiteListenOf(options);
+  const backend = storeBackendOf(options, process.env);
   // First: a recording that cannot be opened must stop the server before a first-run admin is created whose key nobody would see.
   const recorder = await openRecorder(options, logger);
   try {
-    await startServing(options, logger, recorder);
+    await startServing(options, backend, logger, recorder);
   } catch (error) {
     await closeRecorder(recorder, logger);
     throw error;
   }
 }
 
+/**
+ * Opens the store on its backend: SQLite keeps its partitions in the data directory; ClickHouse
+ * keeps them on the cluster (the services' files stay in the data directory either way). A
+ * ClickHouse option the store refuses is reported against its flag.
+ */
+async function openServedStore(options: ServeOptions, backend: StoreBackend, logger: Logger): Promise<Store> {
+  try {
+    return await openStore({
+      ...(backend === 'sqlite' ? { dir: options.data } : { backend }),
+      logger,
+      durability: options.durability,
+      ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    });
+  } catch (error) {
+    throw backendProblemAsFlag(error);
+  }
+}
+
 /** Opens the store and the services, creates the first-run admin, and listens, recording into `recorder` when given. */
-async function startServing(options: ServeOptions, logger: Logger, recorder: RecordingWriter | undefined): Promise<void> {
-  const store = await openStore({
-    dir: options.data,
-    logger,
-    durability: options.durability,
-    ...(options.workers !== undefined ? { workers: options.workers } : {}),
-  });
+async function startServing(options: ServeOptions, backend: StoreBackend, logger: Logger, recorder: RecordingWriter | undefined): Promise<void> {
+  const store = await openServedStore(options, backend, logger);
+  const described = describeBackend(backend);
   const identity = openIdentity({ dir: options.data, clock: systemClock, tokenTtlMs: options.tokenTtl * 1000 });
   const app = await createServer({
     recorder,
@@ -242,10 +258,11 @@ async function startServing(options: ServeOptions, logger: Logger, recorder: Rec
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   if (recorder !== undefined) process.stdout.write(`recording to ${resolve(options.record as string)}\n`);
+  process.stdout.write(`store: ${described.text}\n`);
   // Scripts and tests wait for this exact line.
   process.stdout.write(`listening on http://${host}:${port}\n`);
   graphite?.announce();
-  logger.info({ host: options.host, port, publicUrl: url, dataDir: options.data }, 'listening');
+  logger.info({ host: options.host, port, publicUrl: url, dataDir: options.data, store: described }, 'listening');
 }
 
 /** The `strata serve` command. */

@@ -20,11 +20,12 @@ import type { RuntimeOptions } from '../monitoring/monitoring-runtime.js';
 import { RECORDING_FILE_BYTES_DEFAULT, RECORDING_FILES_DEFAULT } from '../recording/recording-limits.js';
 import { fileBytesMaxProblem, filesProblem } from '../recording/recording-writer.js';
 import { agentServeOptions, type AgentServeFlags } from './agent-serve-options.js';
+import { backendServeOptions, type BackendServeFlags } from './backend-serve-options.js';
 import { monitoringServeOptions, type MonitoringServeFlags } from './monitoring-serve-options.js';
-import { dataOption, integerIn, parseBoolean } from './cli-parsers.js';
+import { collectList, dataOption, integerIn, parseBoolean } from './cli-parsers.js';
 
 /** The parsed options of `strata serve`, as commander names them. */
-export interface ServeOptions extends AgentServeFlags, MonitoringServeFlags {
+export interface ServeOptions extends AgentServeFlags, MonitoringServeFlags, BackendServeFlags {
   readonly host: string;
   readonly port: number;
   readonly data: string;
@@ -96,11 +97,6 @@ function budgetOptions(kind: 'ingest' | 'query', bodyBytesDefault: number): Opti
       .env(`${env}_TENANT_BODY_BYTES`)
       .argParser(bytes),
   ];
-}
-
-/** Adds comma-separated items to what the option collected so far (repeatable flags; the env variable lists them with commas). */
-function collectList(text: string, previous: string[] = []): string[] {
-  return [...previous, ...text.split(',').map((item) => item.trim()).filter((item) => item !== '')];
 }
 
 /** The monitoring runtime's options: which addresses checks may reach, how many run at once, which zones, and notification delivery. */
@@ -179,7 +175,8 @@ export function serveOptions(): Option[] {
   return [
     new Option('--host <host>', 'address to listen on').env('STRATA_HOST').default('127.0.0.1'),
     new Option('--port <port>', 'TCP port (0 picks a free one)').env('STRATA_PORT').default(8080).argParser(integerIn(0, 65_535)),
-    dataOption('data directory (store files and identity.sqlite)'),
+    dataOption('data directory: the services\' files (identity.sqlite, ...) and, with --backend sqlite, the store\'s'),
+    ...backendServeOptions(),
     new Option('--public-url <url>', 'base URL clients reach the server at, used in the service catalog (default: the listening address)').env(
       'STRATA_PUBLIC_URL',
     ),
@@ -201,10 +198,10 @@ export function serveOptions(): Option[] {
       .default(false)
       .preset('true')
       .argParser(parseBoolean),
-    new Option('--workers <n>', 'rollup worker threads (default: cores - 1, at least 1; 0 rolls up inline)')
+    new Option('--workers <n>', 'rollup worker threads of the sqlite backend (default: cores - 1, at least 1; 0 rolls up inline)')
       .env('STRATA_WORKERS')
       .argParser(integerIn(0, ROLLUP_WORKERS_MAX)),
-    new Option('--durability <level>', "'normal' survives a process crash, 'full' also a power loss").env('STRATA_DURABILITY').choices(['normal', 'full']).default('normal'),
+    new Option('--durability <level>', "sqlite backend: 'normal' survives a process crash, 'full' also a power loss (ClickHouse acknowledges a write once its shards have it)").env('STRATA_DURABILITY').choices(['normal', 'full']).default('normal'),
     new Option('--admin-username <name>', 'username of the admin created on a first run').env('STRATA_ADMIN_USERNAME').default('admin'),
     new Option('--admin-tenant <tenant>', 'tenant of the admin created on a first run').env('STRATA_ADMIN_TENANT').default('100000'),
     new Option('--log-level <level>', 'pino log level').env('STRATA_LOG_LEVEL').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
