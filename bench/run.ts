@@ -1,4 +1,4 @@
-// Owns `npm run bench`: runs the floors and the engine per value kind in child processes, the HTTP bench when present, the overload suite, the checks suite, the agents suite and the protocols suite, and the console charts suite when named (`npm run bench -- console`); prints the tables, writes bench/results/*.json.
+// Owns `npm run bench`: runs the floors and the engine per value kind in child processes, the HTTP bench when present, the overload suite, the checks suite, the agents suite and the protocols suite, and the console charts and ClickHouse suites when named (`npm run bench -- console`, `-- clickhouse`); prints the tables, writes bench/results/*.json.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { machineInfo } from './machine.js';
@@ -9,6 +9,7 @@ import { CHECKS_SUITE, checksSuiteFlags, checksSuiteOptions, runChecksSuite } fr
 import { PROTOCOLS_SUITE, runProtocolsSuite } from './protocols-suite.js';
 import { AGENTS_SUITE, agentsSuiteFlags, agentsSuiteOptions, runAgentsSuite } from './agents-suite.js';
 import { CONSOLE_CHARTS_SUITE, runConsoleChartsSuite } from './console-charts.js';
+import { CLICKHOUSE_SUITE, clickhouseSuiteFlags, clickhouseSuiteOptions, runClickHouseSuite } from './clickhouse.js';
 import type { EngineResult } from './engine.js';
 import type { FloorResult } from './floors.js';
 import { WARMUP_QUERIES, TIMED_QUERIES } from './latency.js';
@@ -120,9 +121,19 @@ const OVERLOAD_SUITE = 'overload';
 /**
  * What argv asks for: value kinds (default all), and whether the overload, checks, agents and
  * protocols suites run (default yes; with names, only if named). The console charts suite runs
- * only when named (`npm run bench -- console`): it needs chromium, which plain `npm run bench` does not.
+ * only when named (`npm run bench -- console`): it needs chromium, which plain `npm run bench` does not;
+ * so does the ClickHouse suite (`npm run bench -- clickhouse [--ch-series N]`): it needs clickhouse-server.
  */
-function selection(): { kinds: ValueKind[]; overload: boolean; checks: boolean; agents: boolean; protocols: boolean; consoleCharts: boolean; baseCli: string | undefined } {
+function selection(): {
+  kinds: ValueKind[];
+  overload: boolean;
+  checks: boolean;
+  agents: boolean;
+  protocols: boolean;
+  consoleCharts: boolean;
+  clickhouse: boolean;
+  baseCli: string | undefined;
+} {
   const args = process.argv.slice(2);
   const baseAt = args.indexOf('--base');
   const baseCli = baseAt >= 0 ? args[baseAt + 1] : undefined;
@@ -130,11 +141,13 @@ function selection(): { kinds: ValueKind[]; overload: boolean; checks: boolean; 
   const checksFlags = checksSuiteFlags(args);
   // The agents suite's flags (--agents N, --agent-steps, --agent-hold S) likewise.
   const agentsFlags = agentsSuiteFlags(args);
-  const asked = args.filter((a, i) => a !== '--base' && (baseAt < 0 || i !== baseAt + 1) && !checksFlags.has(i) && !agentsFlags.has(i));
-  const suites = [OVERLOAD_SUITE, CHECKS_SUITE, AGENTS_SUITE, PROTOCOLS_SUITE, CONSOLE_CHARTS_SUITE];
+  // The ClickHouse suite's flag (--ch-series N) likewise.
+  const clickhouseFlags = clickhouseSuiteFlags(args);
+  const asked = args.filter((a, i) => a !== '--base' && (baseAt < 0 || i !== baseAt + 1) && !checksFlags.has(i) && !agentsFlags.has(i) && !clickhouseFlags.has(i));
+  const suites = [OVERLOAD_SUITE, CHECKS_SUITE, AGENTS_SUITE, PROTOCOLS_SUITE, CONSOLE_CHARTS_SUITE, CLICKHOUSE_SUITE];
   const unknown = asked.filter((k) => !suites.includes(k) && !VALUE_KINDS.includes(k as ValueKind));
   if (unknown.length > 0) throw new Error(`unknown suites: ${unknown.join(', ')} (known: ${[...VALUE_KINDS, ...suites].join(', ')})`);
-  if (asked.length === 0) return { kinds: [...VALUE_KINDS], overload: true, checks: true, agents: true, protocols: true, consoleCharts: false, baseCli };
+  if (asked.length === 0) return { kinds: [...VALUE_KINDS], overload: true, checks: true, agents: true, protocols: true, consoleCharts: false, clickhouse: false, baseCli };
   return {
     kinds: asked.filter((k) => !suites.includes(k)) as ValueKind[],
     overload: asked.includes(OVERLOAD_SUITE),
@@ -142,18 +155,20 @@ function selection(): { kinds: ValueKind[]; overload: boolean; checks: boolean; 
     agents: asked.includes(AGENTS_SUITE),
     protocols: asked.includes(PROTOCOLS_SUITE),
     consoleCharts: asked.includes(CONSOLE_CHARTS_SUITE),
+    clickhouse: asked.includes(CLICKHOUSE_SUITE),
     baseCli,
   };
 }
 
 async function main(): Promise<void> {
-  const { kinds, overload, checks, agents, protocols, consoleCharts, baseCli } = selection();
+  const { kinds, overload, checks, agents, protocols, consoleCharts, clickhouse, baseCli } = selection();
   if (kinds.length > 0) await runEngineSuites(kinds);
   if (overload) await runOverloadSuite(baseCli);
   if (checks) await runChecksSuite(checksSuiteOptions(process.argv.slice(2)), machine('n/a (not measured by this suite)'));
   if (agents) await runAgentsSuite(agentsSuiteOptions(process.argv.slice(2)), machine('n/a (not measured by this suite)'));
   if (protocols) await runProtocolsSuite(machine('n/a (not measured by this suite)'));
   if (consoleCharts) await runConsoleChartsSuite(machine('n/a (not measured by this suite)'));
+  if (clickhouse) await runClickHouseSuite(clickhouseSuiteOptions(process.argv.slice(2)), machine('see machine.sqlite'));
 }
 
 /**
