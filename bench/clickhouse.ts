@@ -133,7 +133,7 @@ export async function runClickHouseSuite(options: ClickHouseSuiteOptions, machin
       plots: 'engine-queries measurePlots: 24 h at MIN5 and 48 h at MIN20 of seeded random series, sequential after warm-ups; ClickHouse before finalization computes buckets live from raw, after it reads the stored rollups',
       finalize: 'ClickHouse only: the manual clock set past the last data day end + the FULL retention, then flush() timed (day finalization, rollups written, raw days dropped)',
       mvProbe:
-        'a fresh 1-shard database, plain HTTP RowBinary inserts of the same points (batches of the same size) into the store's ReplacingMergeTree points_local (no version column), without and with five AggregatingMergeTree tables fed by MVs; ' +
+        'a fresh 1-shard database, plain HTTP RowBinary inserts of the same points (batches of the same size) into the store\'s ReplacingMergeTree points_local (no version column), without and with five AggregatingMergeTree tables fed by MVs; ' +
         'then 1 % of the points rewritten with new values (higher ver) and every MIN5 bucket of the MVs (…Merge) compared with points_local FINAL',
     },
     targets,
