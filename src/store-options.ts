@@ -9,16 +9,20 @@ import { resolveRetention } from './retention/policy.js';
 import type { Durability } from './storage/open-database.js';
 import type { StoreLogger, StoreOptions } from './store-types.js';
 
-/** openStore options with every default filled in. */
-export interface StoreConfig {
-  readonly dir: string;
+/** The openStore options every backend reads, with their defaults filled in. */
+export interface CommonStoreConfig {
   readonly clock: Clock;
   readonly retention: RetentionTable;
+  readonly background: boolean;
+  readonly logger: StoreLogger;
+}
+
+/** openStore options of the SQLite backend with every default filled in. */
+export interface StoreConfig extends CommonStoreConfig {
+  readonly dir: string;
   readonly graceMs: number;
   readonly workers: number;
-  readonly background: boolean;
   readonly durability: Durability;
-  readonly logger: StoreLogger;
 }
 
 const silentLogger: StoreLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -27,7 +31,17 @@ function invalid(option: string, accepted: string, value: unknown): never {
   throw configError(option, accepted, value, 'STORE_OPTIONS_INVALID');
 }
 
-/** Validates options and fills in defaults; throws STORE_OPTIONS_INVALID on a bad option. */
+/** The options every backend reads (clock, retention, background, logger), validated; throws STORE_OPTIONS_INVALID. */
+export function resolveCommonOptions(options: StoreOptions): CommonStoreConfig {
+  return {
+    clock: options.clock ?? systemClock,
+    retention: resolveRetention(options.retention),
+    background: options.background ?? true,
+    logger: options.logger ?? silentLogger,
+  };
+}
+
+/** Validates the SQLite backend's options and fills in defaults; throws STORE_OPTIONS_INVALID on a bad option. */
 export function resolveStoreOptions(options: StoreOptions): StoreConfig {
   if (typeof options?.dir !== 'string' || options.dir.length === 0) invalid('dir', 'a non-empty path', options?.dir);
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
@@ -37,14 +51,5 @@ export function resolveStoreOptions(options: StoreOptions): StoreConfig {
   if (!Number.isSafeInteger(workers) || workers < 0 || workers > ROLLUP_WORKERS_MAX) invalid('workers', `an integer from 0 to ${ROLLUP_WORKERS_MAX}`, workers);
   const durability = options.durability ?? 'normal';
   if (durability !== 'normal' && durability !== 'full') invalid('durability', "'normal' or 'full'", durability);
-  return {
-    dir: resolve(options.dir),
-    clock: options.clock ?? systemClock,
-    retention: resolveRetention(options.retention),
-    graceMs,
-    workers,
-    background: options.background ?? true,
-    durability,
-    logger: options.logger ?? silentLogger,
-  };
+  return { ...resolveCommonOptions(options), dir: resolve(options.dir), graceMs, workers, durability };
 }

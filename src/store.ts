@@ -39,7 +39,7 @@ import { WalLog } from './storage/wal-log.js';
 import { CompactionRunner } from './store-compaction.js';
 import { healthOf, WalDurability } from './store-health.js';
 import { headViewOf } from './store-head-view.js';
-import { resolveStoreOptions, type StoreConfig } from './store-options.js';
+import { resolveCommonOptions, resolveStoreOptions, type StoreConfig } from './store-options.js';
 import type { HealthReason, ListMetricsOptions, MetricPage, QueryPlan, QueryRequest, QueryResult, Store, StoreHealth, StoreOptions, StoreStats, TimestampBounds, WriteOptions, WriteResult } from './store-types.js';
 
 class EngineStore implements Store {
@@ -442,7 +442,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     if (typeof backend !== 'object' || backend === null || backend.kind !== 'clickhouse') {
       throw configError('backend', "'sqlite' or { kind: 'clickhouse', urls, cluster }", backend, 'STORE_OPTIONS_INVALID');
     }
-    return ClickHouseStore.open(resolveClickHouseOptions(backend, options));
+    return ClickHouseStore.open(resolveClickHouseOptions(backend, resolveCommonOptions(options)));
   }
   const cfg = resolveStoreOptions(options);
   // Private like every file in it; a directory that exists keeps the mode its owner gave it.

@@ -1,10 +1,9 @@
 // Owns resolving openStore options for the ClickHouse backend into a complete, validated configuration.
-import { systemClock, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { configError } from '../core/config-error.js';
 import { CLICKHOUSE_REQUEST_TIMEOUT_MS, CLICKHOUSE_SHARDS_MAX } from '../core/limits.js';
 import type { RetentionTable } from '../model/resolution.js';
-import { resolveRetention } from '../retention/policy.js';
-import type { ClickHouseBackendOptions, StoreLogger, StoreOptions } from '../store-types.js';
+import type { ClickHouseBackendOptions, StoreLogger } from '../store-types.js';
 
 /** The database Strata owns on every shard unless told otherwise. */
 export const DEFAULT_CLICKHOUSE_DATABASE = 'strata';
@@ -16,7 +15,7 @@ const DATABASE_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const CLUSTER_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 /** openStore options of a ClickHouse store with every default filled in. */
-export interface ClickHouseConfig {
+export interface ClickHouseConfig extends EngineOptions {
   /** Shard URLs in the cluster's shard order, normalised (no trailing slash). */
   readonly urls: readonly string[];
   readonly cluster: string;
@@ -24,13 +23,15 @@ export interface ClickHouseConfig {
   readonly username: string | undefined;
   readonly password: string | undefined;
   readonly requestTimeoutMs: number;
+}
+
+/** The options every backend reads, resolved by the composition root (src/store-options.ts). */
+export interface EngineOptions {
   readonly clock: Clock;
   readonly retention: RetentionTable;
   readonly background: boolean;
   readonly logger: StoreLogger;
 }
-
-const silentLogger: StoreLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 function invalid(option: string, accepted: string, value: unknown): never {
   throw configError(option, accepted, value, 'STORE_OPTIONS_INVALID');
@@ -50,8 +51,8 @@ function shardUrl(value: unknown, index: number): string {
   return url.origin;
 }
 
-/** Validates the ClickHouse backend options and the engine options that apply to it; throws STORE_OPTIONS_INVALID. */
-export function resolveClickHouseOptions(backend: ClickHouseBackendOptions, options: StoreOptions): ClickHouseConfig {
+/** Validates the ClickHouse backend options (the engine's are resolved already); throws STORE_OPTIONS_INVALID. */
+export function resolveClickHouseOptions(backend: ClickHouseBackendOptions, engine: EngineOptions): ClickHouseConfig {
   const urls = backend.urls as unknown;
   if (!Array.isArray(urls) || urls.length === 0 || urls.length > CLICKHOUSE_SHARDS_MAX) {
     invalid('backend.urls', `a list of 1 to ${CLICKHOUSE_SHARDS_MAX} shard URLs`, urls);
@@ -78,9 +79,6 @@ export function resolveClickHouseOptions(backend: ClickHouseBackendOptions, opti
     username: backend.username,
     password: backend.password,
     requestTimeoutMs,
-    clock: options.clock ?? systemClock,
-    retention: resolveRetention(options.retention),
-    background: options.background ?? true,
-    logger: options.logger ?? silentLogger,
+    ...engine,
   };
 }
