@@ -5,7 +5,7 @@ import { ClickHouseStore } from './clickhouse/clickhouse-store.js';
 import { resolveClickHouseOptions } from './clickhouse/clickhouse-options.js';
 import { configError } from './core/config-error.js';
 import { StrataError } from './core/errors.js';
-import { HEAD_POINTS_MAX, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS, METRIC_SEARCH_SCAN_NAMES_MAX, SEAL_STEP_POINTS, SEAL_STEP_SERIES_MAX } from './core/limits.js';
+import { HEAD_POINTS_MAX, MAINTENANCE_INTERVAL_MS, METRIC_SEARCH_SCAN_NAMES_MAX, SEAL_STEP_POINTS, SEAL_STEP_SERIES_MAX } from './core/limits.js';
 import { compileGlob } from './model/glob.js';
 import { LAYOUT, type RollupResolution } from './model/resolution.js';
 import { checkColumnsShape, type PointColumns } from './model/point-columns.js';
@@ -22,7 +22,7 @@ import { metricsPageLimit, scanMetricNames } from './query/metric-scan.js';
 import { planQuery, runnablePlan } from './query/planner.js';
 import { readBuckets, readSamples, type ReaderSources } from './query/series-reader.js';
 import { valuesFromBuckets, valuesFromSamples } from './query/values.js';
-import { expiryCutoffMs } from './retention/policy.js';
+import { expiryCutoffMs, ingestBounds } from './retention/policy.js';
 import { sweepExpired } from './retention/sweeper.js';
 import { DueIndex } from './rollup/due-index.js';
 import { RollupPool } from './rollup/rollup-pool.js';
@@ -198,7 +198,7 @@ class EngineStore implements Store {
   }
 
   private boundsAt(nowMs: number): TimestampBounds {
-    return { oldestMs: nowMs - this.cfg.retention.FULL, newestMs: nowMs + INGEST_FUTURE_SKEW_MS };
+    return ingestBounds(nowMs, this.cfg.retention);
   }
 
   /** The write path after the shape checks: validate, persist new series, append to the WAL, apply to the head. */

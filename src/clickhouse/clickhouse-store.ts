@@ -1,11 +1,13 @@
 // Owns the ClickHouse backend's Store: validation and the query plan are the engine's own; points, series and rollups live on the shards.
 import { StrataError } from '../core/errors.js';
-import { CLICKHOUSE_PING_INTERVAL_MS, CLICKHOUSE_SWEEP_INTERVAL_MS, INGEST_FUTURE_SKEW_MS, MAINTENANCE_INTERVAL_MS } from '../core/limits.js';
+import { CLICKHOUSE_PING_INTERVAL_MS, CLICKHOUSE_SWEEP_INTERVAL_MS, MAINTENANCE_INTERVAL_MS } from '../core/limits.js';
+import { alignDown, DAY_MS } from '../core/time.js';
 import { checkColumnsShape, type PointColumns } from '../model/point-columns.js';
 import type { Point } from '../model/sample.js';
 import { batchRefused, checkBatchSize, refusal } from '../ingest/batch-rules.js';
 import { IngestScratch, validateBatch, validateColumns, type TimeBounds, type ValidatedBatch } from '../ingest/validate.js';
 import { planQuery, runnablePlan } from '../query/planner.js';
+import { ingestBounds } from '../retention/policy.js';
 import { valuesFromBuckets, valuesFromSamples } from '../query/values.js';
 import type { ListMetricsOptions, MetricPage, QueryPlan, QueryRequest, QueryResult, Store, StoreHealth, StoreStats, TimestampBounds, WriteOptions, WriteResult } from '../store-types.js';
 import type { ClickHouseConfig } from './clickhouse-options.js';
@@ -42,9 +44,13 @@ export class ClickHouseStore implements Store {
   private maintaining = false;
   private lastPingMs = -Infinity;
   private lastSweepMs = -Infinity;
+  private lastCatchUpMs = -Infinity;
   private closed = false;
   private accepted = 0;
   private rejected = 0;
+  /** The oldest timestamp of each write in flight, so no day one touches is finalized under it. */
+  private readonly inFlight = new Map<number, number>();
+  private writeSeq = 0;
 
   private constructor(
     private readonly cfg: ClickHouseConfig,
@@ -93,9 +99,20 @@ export class ClickHouseStore implements Store {
     return this.ingest(columns.length, options, (bounds) => validateColumns(columns, this.series.registry, bounds, this.scratch));
   }
 
+  /**
+   * The engine's bounds, narrowed to after the finalized days: a day whose rollups are stored takes
+   * no more points (another process with a slower clock or a longer FULL retention could try).
+   */
   timestampBounds(): TimestampBounds {
-    const nowMs = this.cfg.clock.now();
-    return { oldestMs: nowMs - this.cfg.retention.FULL, newestMs: nowMs + INGEST_FUTURE_SKEW_MS };
+    const bounds = ingestBounds(this.cfg.clock.now(), this.cfg.retention);
+    return { oldestMs: Math.max(bounds.oldestMs, this.finalizer.finalizedThroughMs), newestMs: bounds.newestMs };
+  }
+
+  /** The end of the days that may be finalized now: closed ones, before the oldest day a write in flight touches. */
+  private finalizableEnd(nowMs: number): number {
+    let end = closedDaysEnd(nowMs, this.cfg.retention);
+    for (const oldestMs of this.inFlight.values()) end = Math.min(end, alignDown(oldestMs, DAY_MS));
+    return end;
   }
 
   /**
@@ -121,17 +138,23 @@ export class ClickHouseStore implements Store {
     const points = encodePoints(columns, this.series, n, this.dedupe.replacedPoints(columns.seriesIds, columns.timestampsMs, columns.length));
     const seriesRows = encodeSeriesRows(rows, this.series, n, this.versions.next());
     const accepted = columns.length;
-    await this.guard(
-      Promise.all(
-        this.shards.shards.map(async (shard, i) => {
-          const seriesBody = seriesRows[i] as Buffer;
-          const pointsBody = points[i] as Buffer;
-          if (seriesBody.length > 0) await shard.insertRowBinary(SERIES_LOCAL, seriesBody);
-          if (pointsBody.length > 0) await shard.insertRowBinary(POINTS_LOCAL, pointsBody);
-        }),
-      ),
-      nowMs,
-    );
+    const write = ++this.writeSeq;
+    this.inFlight.set(write, minOf(columns.timestampsMs, columns.length));
+    try {
+      await this.guard(
+        Promise.all(
+          this.shards.shards.map(async (shard, i) => {
+            const seriesBody = seriesRows[i] as Buffer;
+            const pointsBody = points[i] as Buffer;
+            if (seriesBody.length > 0) await shard.insertRowBinary(SERIES_LOCAL, seriesBody);
+            if (pointsBody.length > 0) await shard.insertRowBinary(POINTS_LOCAL, pointsBody);
+          }),
+        ),
+        nowMs,
+      );
+    } finally {
+      this.inFlight.delete(write);
+    }
     this.series.confirm(rows);
     this.accepted += accepted;
     this.rejected += rejected.length;
@@ -159,11 +182,19 @@ export class ClickHouseStore implements Store {
     const seriesId = seriesIdOf(request.tenant, request.metric);
     const at: SeriesLocation = { shard: this.shards.shards[this.shards.shardOf(seriesId)] as ShardClient, seriesId };
     const res = plan.resolution;
-    if (res !== 'FULL') await this.guard(this.catchUpWatermark(plan.readFrom, nowMs), nowMs);
-    const read = async (): Promise<QueryResult['values']> =>
-      res === 'FULL'
-        ? valuesFromSamples(await readSamples(at, plan.readFrom, plan.to), plan.select)
-        : valuesFromBuckets(await readBuckets(at, res, plan.readFrom, plan.to, this.finalizer.finalizedThroughMs), plan.select);
+    if (res !== 'FULL') await this.catchUpWatermark(plan.readFrom, nowMs);
+    const read = async (): Promise<QueryResult['values']> => {
+      if (res === 'FULL') return valuesFromSamples(await readSamples(at, plan.readFrom, plan.to), plan.select);
+      // A day finalized (and its raw dropped) while the read ran is read again from its stored
+      // buckets; the watermark moves once a day, so a second read is the most ever needed.
+      let watermark = this.finalizer.finalizedThroughMs;
+      let buckets = await readBuckets(at, res, plan.readFrom, plan.to, watermark);
+      if (this.finalizer.finalizedThroughMs !== watermark) {
+        watermark = this.finalizer.finalizedThroughMs;
+        buckets = await readBuckets(at, res, plan.readFrom, plan.to, watermark);
+      }
+      return valuesFromBuckets(buckets, plan.select);
+    };
     const [unit, values] = await this.guard(Promise.all([this.unitOf(at.shard, request.tenant, request.metric), read()]), nowMs);
     if (unit === undefined) return { resolution: res, unit: null, values: [] };
     return { resolution: res, unit, values };
@@ -172,11 +203,18 @@ export class ClickHouseStore implements Store {
   /**
    * Another process may have finalized days (and dropped their raw points) that this one still
    * takes for raw: before reading a closed day it has not seen finalized, it reads the shards'
-   * watermark.
+   * watermark, at most once per ping interval. A shard that does not answer leaves the watermark
+   * as it is (a query of a series on a shard that is up is not refused for it).
    */
   private async catchUpWatermark(readFromMs: number, nowMs: number): Promise<void> {
     const closedEnd = closedDaysEnd(nowMs, this.cfg.retention);
-    if (this.finalizer.due(closedEnd) && readFromMs < closedEnd) this.finalizer.learn(await this.shards.finalizedThrough());
+    if (!this.finalizer.due(closedEnd) || readFromMs >= closedEnd || nowMs - this.lastCatchUpMs < CLICKHOUSE_PING_INTERVAL_MS) return;
+    this.lastCatchUpMs = nowMs;
+    try {
+      this.finalizer.learn(await this.shards.finalizedThrough());
+    } catch (error) {
+      this.shardHealth.noteFailure(error, nowMs);
+    }
   }
 
   /** The series' unit (null when it has none); undefined when the series was never written. */
@@ -217,7 +255,7 @@ export class ClickHouseStore implements Store {
   async flush(): Promise<void> {
     this.ensureOpen();
     await this.serialized(async () => {
-      while (await this.finalizer.step(closedDaysEnd(this.cfg.clock.now(), this.cfg.retention)));
+      while (await this.finalizer.step(this.finalizableEnd(this.cfg.clock.now())));
       await this.sweep();
     });
   }
@@ -245,7 +283,7 @@ export class ClickHouseStore implements Store {
         this.lastPingMs = nowMs;
         await this.shardHealth.probe(this.shards.shards, nowMs);
       }
-      const finalized = await this.finalizer.step(closedDaysEnd(nowMs, this.cfg.retention));
+      const finalized = await this.finalizer.step(this.finalizableEnd(nowMs));
       if (finalized || nowMs - this.lastSweepMs >= CLICKHOUSE_SWEEP_INTERVAL_MS) await this.sweep();
     })
       .catch((error: unknown) => {
@@ -289,4 +327,11 @@ export class ClickHouseStore implements Store {
     await this.chain;
     await this.shards.close();
   }
+}
+
+/** The smallest of the first `length` values (Infinity when none). */
+function minOf(values: Float64Array, length: number): number {
+  let min = Infinity;
+  for (let i = 0; i < length; i++) if ((values[i] as number) < min) min = values[i] as number;
+  return min;
 }

@@ -1,26 +1,25 @@
 // Owns finalizing UTC days on the ClickHouse backend: once a day can no longer change, its rollups are computed from its raw points with the engine's math and stored on each shard.
-import { CLICKHOUSE_FINALIZE_STEP_POINTS } from '../core/limits.js';
+import { CLICKHOUSE_FINALIZE_GRACE_MS, CLICKHOUSE_FINALIZE_STEP_POINTS } from '../core/limits.js';
 import { alignDown, DAY_MS } from '../core/time.js';
 import { LAYOUT, ROLLUP_RESOLUTIONS, type RetentionTable } from '../model/resolution.js';
 import { bucketsFromSamples } from '../model/rollup-math.js';
 import { expiryCutoffMs } from '../retention/policy.js';
 import { RowBinaryWriter } from './row-binary.js';
-import { decodeSeriesSamples, encodeBuckets, SERIES_SAMPLE_COLUMNS } from './row-codecs.js';
+import { concatSamples, decodeSeriesSamples, encodeBuckets, SERIES_SAMPLE_COLUMNS, type SeriesSamples } from './row-codecs.js';
 import { POINTS_LOCAL, RAW_PARTITION_WIDTH_MS, rollupLocalTable } from './schema.js';
 import type { ShardClient } from './shard-client.js';
 import type { ShardSet } from './shard-set.js';
 import { sqlString } from './sql-text.js';
 import type { WriteVersions } from './write-versions.js';
 
-/** 2^64: the series ids' range, split into equal slices when a day is read in steps. */
-const SERIES_ID_SPACE = 1n << 64n;
 
 /**
  * The end of the days that can no longer change at `nowMs`: a day whose end is at or before the
- * oldest timestamp a write accepts (the FULL retention back) takes no more points.
+ * oldest timestamp a write accepts (the FULL retention back) takes no more points, and
+ * CLICKHOUSE_FINALIZE_GRACE_MS later no write validated before that can still be in flight.
  */
 export function closedDaysEnd(nowMs: number, retention: RetentionTable): number {
-  return alignDown(expiryCutoffMs(nowMs, retention, 'FULL'), DAY_MS);
+  return alignDown(expiryCutoffMs(nowMs, retention, 'FULL') - CLICKHOUSE_FINALIZE_GRACE_MS, DAY_MS);
 }
 
 /** The raw day partitions (day numbers) one shard holds. */
@@ -72,6 +71,9 @@ export class DayFinalizer {
    */
   async step(closedEnd: number): Promise<boolean> {
     if (!this.due(closedEnd)) return false;
+    // Another process may have finalized (and dropped) days meanwhile.
+    this.learn(await this.shards.finalizedThrough());
+    if (!this.due(closedEnd)) return false;
     const perShard = await Promise.all(this.shards.shards.map((s) => rawDaysOn(s, this.database)));
     const firstDay = Math.floor(this.watermark / RAW_PARTITION_WIDTH_MS);
     const endDay = closedEnd / RAW_PARTITION_WIDTH_MS;
@@ -84,26 +86,49 @@ export class DayFinalizer {
     return true;
   }
 
-  /** Reads a day of one shard in slices of the series id space, and stores every level of each series' buckets. */
+  /**
+   * Reads a day of one shard in pages of at most stepPoints rows, in (series, ts) order from a
+   * keyset, and stores every level of each series' buckets once the series is whole. A series
+   * denser than a page spans pages and is joined before its buckets are computed, so no answer
+   * outgrows CLICKHOUSE_RESPONSE_BYTES_MAX and one dense series cannot stop the day. The event
+   * loop gets a turn between pages.
+   */
   private async finalizeOn(shard: ShardClient, dayStartMs: number): Promise<void> {
-    const dayEndMs = dayStartMs + DAY_MS;
-    const inDay = `ts >= ${dayStartMs} AND ts < ${dayEndMs}`;
-    const [counted] = await shard.rows<{ n: number | string }>(`SELECT count() AS n FROM ${POINTS_LOCAL} WHERE ${inDay}`);
-    const rows = Number(counted?.n ?? 0);
-    if (rows === 0) return;
-    const slices = BigInt(Math.max(1, Math.ceil(rows / this.stepPoints)));
-    for (let k = 0n; k < slices; k++) {
-      const lo = (k * SERIES_ID_SPACE) / slices;
-      const hi = ((k + 1n) * SERIES_ID_SPACE) / slices;
-      const inSlice = k + 1n === slices ? `series >= ${lo}` : `series >= ${lo} AND series < ${hi}`;
-      const body = await shard.binary(`SELECT ${SERIES_SAMPLE_COLUMNS} FROM ${POINTS_LOCAL} FINAL WHERE ${inDay} AND ${inSlice} ORDER BY series, ts`);
-      await this.storeBuckets(shard, body);
+    const inDay = `ts >= ${dayStartMs} AND ts < ${dayStartMs + DAY_MS}`;
+    let keyset = '';
+    let carried: SeriesSamples[] = [];
+    for (;;) {
+      const body = await shard.binary(`SELECT ${SERIES_SAMPLE_COLUMNS} FROM ${POINTS_LOCAL} FINAL WHERE ${inDay}${keyset} ORDER BY series, ts LIMIT ${this.stepPoints}`);
+      const page = decodeSeriesSamples(body);
+      const rows = page.reduce((n, s) => n + s.samples.length + (s.samples.strings?.length ?? 0), 0);
+      const first = page[0];
+      if (first !== undefined && carried.length > 0 && !first.idBytes.equals((carried[0] as SeriesSamples).idBytes)) {
+        await this.storeBuckets(shard, [joined(carried)]);
+        carried = [];
+      }
+      const last = page.at(-1);
+      if (rows < this.stepPoints || last === undefined) {
+        await this.storeBuckets(shard, carried.length > 0 ? [joined([...carried, ...page.slice(0, 1)]), ...page.slice(1)] : page);
+        return;
+      }
+      // The page's last series may go on in the next page: it waits, joined with what came before.
+      const whole = page.slice(0, -1);
+      if (carried.length > 0 && whole.length > 0) {
+        whole[0] = joined([...carried, whole[0] as SeriesSamples]);
+        carried = [];
+      }
+      carried.push(last);
+      await this.storeBuckets(shard, whole);
+      const lastId = last.idBytes.readBigUInt64LE(0);
+      keyset = ` AND (series > ${lastId} OR (series = ${lastId} AND ts > ${lastTimestamp(last)}))`;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
-  private async storeBuckets(shard: ShardClient, body: Buffer): Promise<void> {
+  private async storeBuckets(shard: ShardClient, series: readonly SeriesSamples[]): Promise<void> {
+    if (series.length === 0) return;
     const writers = ROLLUP_RESOLUTIONS.map(() => new RowBinaryWriter());
-    for (const { idBytes, samples } of decodeSeriesSamples(body)) {
+    for (const { idBytes, samples } of series) {
       ROLLUP_RESOLUTIONS.forEach((res, i) => encodeBuckets(writers[i] as RowBinaryWriter, idBytes, bucketsFromSamples(samples, LAYOUT[res].bucketWidthMs)));
     }
     for (const [i, res] of ROLLUP_RESOLUTIONS.entries()) {
@@ -111,4 +136,17 @@ export class DayFinalizer {
       if (rows.length > 0) await shard.insertRowBinary(rollupLocalTable(res), rows);
     }
   }
+}
+
+/** One series' parts from consecutive pages as one. */
+function joined(parts: readonly SeriesSamples[]): SeriesSamples {
+  return { idBytes: (parts[0] as SeriesSamples).idBytes, samples: concatSamples(parts.map((p) => p.samples)) };
+}
+
+/** The latest timestamp of a series' samples (numbers and strings are kept apart). */
+function lastTimestamp(s: SeriesSamples): number {
+  const n = s.samples.length > 0 ? (s.samples.timestampsMs[s.samples.length - 1] as number) : -Infinity;
+  const strings = s.samples.strings;
+  const t = strings !== null && strings.length > 0 ? (strings.timestampsMs[strings.length - 1] as number) : -Infinity;
+  return Math.max(n, t);
 }

@@ -155,3 +155,15 @@ class SampleAccumulator {
     };
   }
 }
+
+/** One series' samples from consecutive reads, joined in order (each part ascending, each after the last). */
+export function concatSamples(parts: readonly SampleColumns[]): SampleColumns {
+  if (parts.length === 1) return parts[0] as SampleColumns;
+  const acc = new SampleAccumulator();
+  for (const p of parts) {
+    for (let i = 0; i < p.length; i++) acc.add(p.timestampsMs[i] as number, KIND_NUMBER, p.values[i] as number, '');
+    const strings = p.strings;
+    if (strings !== null) for (let i = 0; i < strings.length; i++) acc.add(strings.timestampsMs[i] as number, KIND_STRING, 0, strings.values[i] as string);
+  }
+  return acc.finish();
+}

@@ -60,7 +60,12 @@ export class SeriesCache {
     this.placeNew();
     this.registry.persist();
     const send = new Map<number, SeriesRow>();
-    for (const row of this.saved) send.set(row.id, row);
+    for (const row of this.saved) {
+      send.set(row.id, row);
+      // A unit change is unconfirmed until a write carrying it is acknowledged: if this one fails,
+      // the next write of the series sends the row again.
+      if (row.id < this.confirmed.length) this.confirmed[row.id] = 0;
+    }
     this.saved = [];
     for (let i = 0; i < length; i++) {
       const id = seriesIds[i] as number;
@@ -71,15 +76,19 @@ export class SeriesCache {
     return [...send.values()];
   }
 
-  /** Marks these series rows as acknowledged: later writes of the same series send no row. */
+  /**
+   * Marks these series rows as acknowledged: later writes of the same series send no row. A row
+   * the registry has replaced meanwhile (a unit changed by a write still in flight) confirms
+   * nothing: that newer row is confirmed only by a write that carried it.
+   */
   confirm(rows: readonly SeriesRow[]): void {
     for (const row of rows) {
+      if (this.registry.row(row.id) !== row) continue;
       if (row.id >= this.confirmed.length) {
         const grown = new Uint8Array(Math.max(row.id + 1, this.confirmed.length * 2));
         grown.set(this.confirmed);
         this.confirmed = grown;
       }
-      // A unit changed by a later write since this row was read is sent by that write.
       this.confirmed[row.id] = 1;
     }
   }

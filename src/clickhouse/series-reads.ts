@@ -1,9 +1,10 @@
 // Owns reading one series from its shard: raw samples, and buckets (stored for finalized days, computed from raw for the rest).
+import { CLICKHOUSE_READ_PAGE_POINTS } from '../core/limits.js';
 import { alignDown } from '../core/time.js';
 import type { BucketColumns, SampleColumns } from '../model/bucket.js';
 import { LAYOUT, type RollupResolution } from '../model/resolution.js';
 import { bucketsFromSamples, concatBuckets, sliceBuckets } from '../model/rollup-math.js';
-import { BUCKET_COLUMNS, decodeBuckets, decodeSamples, SAMPLE_COLUMNS } from './row-codecs.js';
+import { BUCKET_COLUMNS, concatSamples, decodeBuckets, decodeSamples, SAMPLE_COLUMNS } from './row-codecs.js';
 import { POINTS_LOCAL, rollupLocalTable } from './schema.js';
 import type { ShardClient } from './shard-client.js';
 
@@ -18,11 +19,20 @@ export interface SeriesLocation {
  * highest version before any merge has run).
  */
 export async function readSamples(at: SeriesLocation, fromMs: number, toMs: number): Promise<SampleColumns> {
-  if (fromMs >= toMs) return decodeSamples(Buffer.alloc(0));
-  const body = await at.shard.binary(
-    `SELECT ${SAMPLE_COLUMNS} FROM ${POINTS_LOCAL} FINAL WHERE series = ${at.seriesId} AND ts >= ${fromMs} AND ts < ${toMs} ORDER BY ts`,
-  );
-  return decodeSamples(body);
+  const parts: SampleColumns[] = [];
+  // Pages of at most CLICKHOUSE_READ_PAGE_POINTS rows from a ts keyset: a dense series' range never
+  // outgrows one answer's byte limit.
+  for (let startMs = fromMs, inclusive = true; startMs < toMs; inclusive = false) {
+    const body = await at.shard.binary(
+      `SELECT ${SAMPLE_COLUMNS} FROM ${POINTS_LOCAL} FINAL WHERE series = ${at.seriesId} AND ts ${inclusive ? '>=' : '>'} ${startMs} AND ts < ${toMs} ORDER BY ts LIMIT ${CLICKHOUSE_READ_PAGE_POINTS}`,
+    );
+    const page = decodeSamples(body);
+    parts.push(page);
+    const rows = page.length + (page.strings?.length ?? 0);
+    if (rows < CLICKHOUSE_READ_PAGE_POINTS) break;
+    startMs = Math.max(page.length > 0 ? (page.timestampsMs[page.length - 1] as number) : -Infinity, page.strings !== null ? (page.strings.timestampsMs[page.strings.length - 1] as number) : -Infinity);
+  }
+  return parts.length === 0 ? decodeSamples(Buffer.alloc(0)) : concatSamples(parts);
 }
 
 async function readStoredBuckets(at: SeriesLocation, res: RollupResolution, fromMs: number, toMs: number): Promise<BucketColumns | undefined> {

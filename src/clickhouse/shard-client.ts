@@ -150,7 +150,7 @@ export class ShardClient {
   async #select(sql: string, format: 'JSONEachRow' | 'RowBinary', settings: StatementSettings | undefined): Promise<Buffer> {
     const query = `${sql.replace(/[\s;]+$/, '')}\nFORMAT ${format}`;
     return this.#attempt(async () => {
-      const result = await this.#client.exec({ query, clickhouse_settings: { ...settings, wait_end_of_query: 1 } });
+      const result = await this.#client.exec({ query, clickhouse_settings: { ...settings, ...COMPLETE_ANSWERS } });
       const chunks: Buffer[] = [];
       let bytes = 0;
       for await (const chunk of result.stream as AsyncIterable<Buffer>) {
@@ -229,6 +229,20 @@ function withCause(error: StrataError, text: string): StrataError {
   Object.defineProperty(error, 'cause', { value: text, enumerable: false, configurable: true, writable: true });
   return error;
 }
+
+/**
+ * Settings every SELECT carries, whatever the server's profile says: the whole answer or an error,
+ * never part of one. wait_end_of_query: 18.16 otherwise streams rows with HTTP 200 and appends a
+ * late error to the body. skip_unavailable_shards 0: a Distributed read fails when a shard is
+ * down instead of answering without it. The overflow modes throw rather than cut an answer short.
+ */
+const COMPLETE_ANSWERS = {
+  wait_end_of_query: 1,
+  skip_unavailable_shards: 0,
+  read_overflow_mode: 'throw',
+  result_overflow_mode: 'throw',
+  timeout_overflow_mode: 'throw',
+} as const;
 
 function makeClient(options: ShardClientOptions, database: string | undefined, label: string): ClickHouseClient {
   try {

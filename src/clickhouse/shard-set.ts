@@ -10,6 +10,7 @@ import {
   SCHEMA_VERSION_TABLE,
   STATE_FINALIZED_THROUGH,
   STATE_LOCAL,
+  STATE_SHARD_COUNT,
   STATE_SHARD_INDEX,
 } from './schema.js';
 import { ShardClient } from './shard-client.js';
@@ -71,7 +72,32 @@ export class ShardSet {
       await shard.command(`INSERT INTO ${SCHEMA_VERSION_TABLE} VALUES (${version}, ${this.cfg.clock.now()})`);
     }
     await this.ensureDistributed(shard);
-    await shard.command(`INSERT INTO ${STATE_LOCAL} VALUES (${sqlString(STATE_SHARD_INDEX)}, ${index}, ${versions.next()})`);
+    await this.claimPosition(shard, index, versions);
+  }
+
+  /**
+   * Records the shard's position and the shard count the first time, and refuses them changed
+   * later: series are placed by id modulo the count, so a reordered or resized cluster would
+   * read and write each series on the wrong shard. Resharding is not supported.
+   */
+  private async claimPosition(shard: ShardClient, index: number, versions: WriteVersions): Promise<void> {
+    const rows = await shard.rows<{ key: string; v: number | string }>(
+      `SELECT key, argMax(value, ver) AS v FROM ${STATE_LOCAL} WHERE key IN (${sqlString(STATE_SHARD_INDEX)}, ${sqlString(STATE_SHARD_COUNT)}) GROUP BY key`,
+    );
+    const recorded = new Map(rows.map((r) => [r.key, Number(r.v)]));
+    const count = this.shards.length;
+    if (recorded.size === 0) {
+      const version = versions.next();
+      await shard.command(`INSERT INTO ${STATE_LOCAL} VALUES (${sqlString(STATE_SHARD_INDEX)}, ${index}, ${version}), (${sqlString(STATE_SHARD_COUNT)}, ${count}, ${version})`);
+      return;
+    }
+    if (recorded.get(STATE_SHARD_INDEX) !== index || recorded.get(STATE_SHARD_COUNT) !== count) {
+      throw new StrataError(
+        'STORE_OPTIONS_INVALID',
+        `shard ${shard.url} holds database ${this.cfg.database} as shard ${(recorded.get(STATE_SHARD_INDEX) ?? -1) + 1} of ${recorded.get(STATE_SHARD_COUNT)}, but was given as shard ${index + 1} of ${count}: give the shards in the order and number the database was created with (resharding is not supported)`,
+        { option: 'backend.urls', shard: shard.url, recordedIndex: recorded.get(STATE_SHARD_INDEX), recordedCount: recorded.get(STATE_SHARD_COUNT) },
+      );
+    }
   }
 
   /** Creates the Distributed tables, and recreates one that points at another cluster (they hold no data of their own). */
@@ -107,7 +133,7 @@ export class ShardSet {
     for (const [position, row] of cluster.entries()) {
       const address = sqlString(`${row.host_address}:${row.port}`);
       const [found] = await this.entry.rows<{ v: number | string; n: number | string }>(
-        `SELECT argMax(value, ver) AS v, count() AS n FROM remote(${address}, ${this.cfg.database}, ${STATE_LOCAL}) WHERE key = ${sqlString(STATE_SHARD_INDEX)}`,
+        `SELECT argMax(value, ver) AS v, count() AS n FROM remote(${address}, ${this.cfg.database}, ${STATE_LOCAL}${this.credentials()}) WHERE key = ${sqlString(STATE_SHARD_INDEX)}`,
       );
       if (found === undefined || Number(found.n) === 0 || Number(found.v) !== position) {
         throw new StrataError(
@@ -119,6 +145,12 @@ export class ShardSet {
     }
   }
 
+  /** remote()'s user and password arguments: without them it connects as default with no password. */
+  private credentials(): string {
+    if (this.cfg.username === undefined && this.cfg.password === undefined) return '';
+    return `, ${sqlString(this.cfg.username ?? 'default')}, ${sqlString(this.cfg.password ?? '')}`;
+  }
+
   /** Every day before the returned time is finalized on every shard (the lowest watermark of all). */
   async finalizedThrough(): Promise<number> {
     const marks = await Promise.all(this.shards.map((shard) => this.finalizedOn(shard)));
@@ -126,7 +158,8 @@ export class ShardSet {
   }
 
   private async finalizedOn(shard: ShardClient): Promise<number> {
-    const [row] = await shard.rows<{ v: number | string }>(`SELECT argMax(value, ver) AS v FROM ${STATE_LOCAL} WHERE key = ${sqlString(STATE_FINALIZED_THROUGH)}`);
+    // The watermark only moves forward: the largest recorded wins, whatever process recorded it last.
+    const [row] = await shard.rows<{ v: number | string }>(`SELECT max(value) AS v FROM ${STATE_LOCAL} WHERE key = ${sqlString(STATE_FINALIZED_THROUGH)}`);
     return Number(row?.v ?? 0);
   }
 

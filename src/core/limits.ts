@@ -95,12 +95,15 @@ assert(DIR_LOCK_ATTEMPTS_MAX * DIR_LOCK_RETRY_WAIT_MS <= 5_000, 'an opener waiti
 export const CLICKHOUSE_REQUEST_TIMEOUT_MS = 30_000;
 /** Most shards a ClickHouse backend drives (each is one HTTP client with its own sockets). */
 export const CLICKHOUSE_SHARDS_MAX = 64;
-/** Points a day finalization reads from one shard in one step (its RowBinary answer is about 30 bytes a point). */
-export const CLICKHOUSE_FINALIZE_STEP_POINTS = 250_000;
+/** Rows a day finalization reads from one shard in one page (about 30 bytes each in RowBinary); the event loop gets a turn between pages. */
+export const CLICKHOUSE_FINALIZE_STEP_POINTS = 20_000;
 /** How often the maintenance loop pings every shard, so health() tells a down shard without waiting for a request. */
 export const CLICKHOUSE_PING_INTERVAL_MS = 5_000;
-/** Most metric names one listMetrics call reads from the series table: the scan budget plus the one after it. */
-export const CLICKHOUSE_METRIC_ROWS_MAX = METRIC_SEARCH_SCAN_NAMES_MAX + 1;
+/**
+ * Most series rows one listMetrics call reads: twice the scan budget and one, so the budget is met
+ * while names still carry a row or two each (one per unit change and process, until ClickHouse merges them).
+ */
+export const CLICKHOUSE_METRIC_ROWS_MAX = 2 * METRIC_SEARCH_SCAN_NAMES_MAX + 1;
 /** Versions one store hands out per clock millisecond before it borrows from the next one (the newest series unit and shard state win by version). */
 export const CLICKHOUSE_VERSIONS_PER_MS = 1_024;
 /** How often the maintenance loop looks for expired partitions on every shard when no day was finalized meanwhile. */
@@ -110,7 +113,7 @@ export const CLICKHOUSE_SWEEP_INTERVAL_MS = 60_000;
 /**
  * Most bytes one ClickHouse SELECT answer (RowBinary or JSONEachRow) may hold. The whole answer is
  * held in memory before it is decoded, so the store reads in pages that stay well under this (a
- * finalization step of CLICKHOUSE_FINALIZE_STEP_POINTS is about 8 MB); an answer over it fails
+ * page of CLICKHOUSE_FINALIZE_STEP_POINTS or CLICKHOUSE_READ_PAGE_POINTS rows fits even when every row holds the longest string); an answer over it fails
  * with STORE_BACKEND_FAILED instead of growing the heap.
  */
 export const CLICKHOUSE_RESPONSE_BYTES_MAX = 64 * 1024 * 1024;
@@ -130,3 +133,18 @@ export const CLICKHOUSE_ERROR_TEXT_CHARS_MAX = 1_000;
 export const CLICKHOUSE_IDENTIFIER_LENGTH_MAX = 128;
 
 assert(CLICKHOUSE_IDLE_SOCKET_TTL_MS <= CLICKHOUSE_SERVER_KEEP_ALIVE_MS - 1_000, 'idle sockets must be dropped at least a second before the server closes them');
+/**
+ * How long after a UTC day closes to writes (its end older than the FULL retention) the ClickHouse
+ * backend waits before finalizing it: longer than a write may be in flight (the request timeout)
+ * plus the clock skew tolerated between Strata processes writing one database.
+ */
+export const CLICKHOUSE_FINALIZE_GRACE_MS = 10 * MINUTE_MS;
+assert(CLICKHOUSE_FINALIZE_GRACE_MS > CLICKHOUSE_REQUEST_TIMEOUT_MS, 'a write still in flight must never race the finalization of its day');
+/** Rows one raw read of a series asks a shard for at once; a longer range is read in pages from a timestamp keyset. */
+export const CLICKHOUSE_READ_PAGE_POINTS = 20_000;
+/** The most bytes one raw point takes in a RowBinary answer: series, ts, kind, value, and a string of STRING_VALUE_LENGTH_MAX UTF-16 units (3 UTF-8 bytes each at most) with its length. */
+const CLICKHOUSE_POINT_ROW_BYTES_MAX = 8 + 8 + 1 + 8 + 2 + 3 * STRING_VALUE_LENGTH_MAX;
+assert(
+  Math.max(CLICKHOUSE_FINALIZE_STEP_POINTS, CLICKHOUSE_READ_PAGE_POINTS) * CLICKHOUSE_POINT_ROW_BYTES_MAX <= CLICKHOUSE_RESPONSE_BYTES_MAX,
+  'a page of raw points must fit one answer even when every point is the longest string',
+);

@@ -1,5 +1,6 @@
 // Owns the retention policy as data: resolving a partial retention table and the expiry cutoff per resolution.
 import { StrataError } from '../core/errors.js';
+import { INGEST_FUTURE_SKEW_MS } from '../core/limits.js';
 import { DEFAULT_RETENTION_MS, RESOLUTIONS, isResolution, type Resolution, type RetentionTable } from '../model/resolution.js';
 
 /**
@@ -52,4 +53,12 @@ export function resolveRetention(partial?: Partial<RetentionTable>): RetentionTa
 /** Start of what `resolution` still serves at `nowMs`: data before it has expired. */
 export function expiryCutoffMs(nowMs: number, retention: RetentionTable, resolution: Resolution): number {
   return nowMs - retention[resolution];
+}
+
+/**
+ * The timestamps a write accepts at `nowMs`, both ends inclusive: the FULL retention back,
+ * INGEST_FUTURE_SKEW_MS ahead. Every backend's one owner of that rule (a backend may only narrow it).
+ */
+export function ingestBounds(nowMs: number, retention: RetentionTable): { oldestMs: number; newestMs: number } {
+  return { oldestMs: expiryCutoffMs(nowMs, retention, 'FULL'), newestMs: nowMs + INGEST_FUTURE_SKEW_MS };
 }
