@@ -1,7 +1,7 @@
 // Property, on every backend: whatever the order of writes, seals and rollups, every resolution serves the rollup of the last-written points.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOUR_MS, MINUTE_MS } from '../src/core/time.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/core/time.js';
 import type { SampleColumns } from '../src/model/bucket.js';
 import { LAYOUT, ROLLUP_RESOLUTIONS } from '../src/model/resolution.js';
 import { bucketsFromSamples } from '../src/model/rollup-math.js';
@@ -12,6 +12,8 @@ import { openTestStore, T_NOON, type TestStore } from './store-harness.js';
 /** Means and variances are merged in a different order live and stored; they agree this closely. */
 const RELATIVE_EPSILON = 1e-9;
 const SPAN_MS = 40 * HOUR_MS;
+/** Past the default FULL retention (2 days), the raw partitions' ends (a day at most) and the ClickHouse finalization grace. */
+const RAW_EXPIRED_AFTER_MS = 4 * DAY_MS;
 
 type Op = { kind: 'write'; points: { offsetMs: number; value: number }[] } | { kind: 'flush' };
 
@@ -52,7 +54,13 @@ describe.each(STORE_BACKENDS)('store (%s)', (backend) => {
         const times = [...truth.keys()].sort((a, b) => a - b);
         const samples: SampleColumns = { length: times.length, timestampsMs: Float64Array.from(times), values: Float64Array.from(times.map((x) => truth.get(x) as number)), strings: null };
         const scale = Math.max(...samples.values.map(Math.abs));
-        for (const round of ['before flush', 'after flush']) {
+        for (const round of ['before flush', 'after flush', 'after the raw points expired']) {
+          // The last round moves the clock past the FULL retention (and the ClickHouse backend's
+          // finalization grace), so every bucket is served from stored rollups alone.
+          if (round === 'after the raw points expired') {
+            t.clock.advance(RAW_EXPIRED_AFTER_MS);
+            await t.store.flush();
+          }
           for (const res of ROLLUP_RESOLUTIONS) {
             const width = LAYOUT[res].bucketWidthMs;
             const from = start - (start % width);
@@ -67,6 +75,10 @@ describe.each(STORE_BACKENDS)('store (%s)', (backend) => {
               expect(close(v.average, expected.mean[i], scale), `average ${res} ${round}`).toBe(true);
               expect(close(v.variance, (expected.m2[i] as number) / (expected.count[i] as number), scale * scale), `variance ${res} ${round}`).toBe(true);
             });
+          }
+          if (round === 'after the raw points expired') {
+            expect(await t.partitionCount('FULL'), 'raw partitions once expired').toBe(0);
+            continue;
           }
           const full = await t.store.query({ tenant: 'acme', metric: 'm', from: T_NOON - 12 * HOUR_MS, to: T_NOON, resolution: 'FULL' });
           expect(full.values.map((v) => [v.timestamp, v.average])).toEqual(times.filter((x) => x >= T_NOON - 12 * HOUR_MS).map((x) => [x, truth.get(x)]));
