@@ -1,4 +1,6 @@
 // Owns retention on the ClickHouse backend: dropping whole expired partitions on every shard (18.16 has no TTL).
+import { CLICKHOUSE_FINALIZE_GRACE_MS } from '../core/limits.js';
+import { closedDaysEnd } from './day-finalizer.js';
 import { LAYOUT, ROLLUP_RESOLUTIONS, type RetentionTable } from '../model/resolution.js';
 import { expiryCutoffMs } from '../retention/policy.js';
 import type { StoreLogger } from '../store-types.js';
@@ -20,7 +22,7 @@ interface TableRule {
  */
 export function sweepRules(nowMs: number, retention: RetentionTable, finalizedThroughMs: number): TableRule[] {
   return [
-    { table: POINTS_LOCAL, partitionWidthMs: RAW_PARTITION_WIDTH_MS, dropBeforeMs: Math.min(finalizedThroughMs, expiryCutoffMs(nowMs, retention, 'FULL')) },
+    { table: POINTS_LOCAL, partitionWidthMs: RAW_PARTITION_WIDTH_MS, dropBeforeMs: Math.min(finalizedThroughMs, closedDaysEnd(nowMs - CLICKHOUSE_FINALIZE_GRACE_MS, retention)) },
     ...ROLLUP_RESOLUTIONS.map((res) => ({ table: rollupLocalTable(res), partitionWidthMs: LAYOUT[res].partitionWidthMs, dropBeforeMs: expiryCutoffMs(nowMs, retention, res) })),
   ];
 }

@@ -28,6 +28,8 @@ export const SCHEMA_VERSION_TABLE = 'schema_version';
 export const STATE_SHARD_INDEX = 'shard_index';
 /** Key in state_local: how many shards the database was created on (series are placed by id modulo it). */
 export const STATE_SHARD_COUNT = 'shard_count';
+/** Key in state_local: the FULL retention (ms) the database was created with; every process must use it. */
+export const STATE_FULL_RETENTION = 'full_retention_ms';
 /** Key in state_local: every UTC day before this (ms) has been finalized: its rollups are stored and its raw may go. */
 export const STATE_FINALIZED_THROUGH = 'finalized_through_ms';
 

@@ -1,4 +1,5 @@
 // Owns the shards of a ClickHouse store: one client per shard URL, the schema on each, and the check that the URLs are the cluster's shards in order.
+import { randomUUID } from 'node:crypto';
 import { StrataError } from '../core/errors.js';
 import type { ClickHouseConfig } from './clickhouse-options.js';
 import {
@@ -10,6 +11,7 @@ import {
   SCHEMA_VERSION_TABLE,
   STATE_FINALIZED_THROUGH,
   STATE_LOCAL,
+  STATE_FULL_RETENTION,
   STATE_SHARD_COUNT,
   STATE_SHARD_INDEX,
 } from './schema.js';
@@ -28,6 +30,8 @@ export class ShardSet {
   readonly shards: readonly ShardClient[];
   private readonly cfg: ClickHouseConfig;
   private readonly shardCount: bigint;
+  /** This open's own key in state_local: the order check reads what this open wrote through the cluster's addresses. */
+  private readonly openKey = `open_${randomUUID()}`;
 
   private constructor(cfg: ClickHouseConfig) {
     this.cfg = cfg;
@@ -41,6 +45,7 @@ export class ShardSet {
     try {
       await Promise.all(set.shards.map((shard, index) => set.migrate(shard, index, versions)));
       await set.checkClusterOrder();
+      await Promise.all(set.shards.map((shard, index) => set.claimPosition(shard, index, versions)));
       return set;
     } catch (error) {
       await set.close();
@@ -72,24 +77,37 @@ export class ShardSet {
       await shard.command(`INSERT INTO ${SCHEMA_VERSION_TABLE} VALUES (${version}, ${this.cfg.clock.now()})`);
     }
     await this.ensureDistributed(shard);
-    await this.claimPosition(shard, index, versions);
+    await shard.command(`INSERT INTO ${STATE_LOCAL} VALUES (${sqlString(this.openKey)}, ${index}, ${versions.next()})`);
   }
 
   /**
-   * Records the shard's position and the shard count the first time, and refuses them changed
-   * later: series are placed by id modulo the count, so a reordered or resized cluster would
+   * Records the shard's position, the shard count and the FULL retention the first time, and
+   * refuses them changed later: series are placed by id modulo the count, so a reordered or resized cluster would
    * read and write each series on the wrong shard. Resharding is not supported.
    */
   private async claimPosition(shard: ShardClient, index: number, versions: WriteVersions): Promise<void> {
     const rows = await shard.rows<{ key: string; v: number | string }>(
-      `SELECT key, argMax(value, ver) AS v FROM ${STATE_LOCAL} WHERE key IN (${sqlString(STATE_SHARD_INDEX)}, ${sqlString(STATE_SHARD_COUNT)}) GROUP BY key`,
+      `SELECT key, argMax(value, ver) AS v FROM ${STATE_LOCAL} WHERE key IN (${sqlString(STATE_SHARD_INDEX)}, ${sqlString(STATE_SHARD_COUNT)}, ${sqlString(STATE_FULL_RETENTION)}) GROUP BY key`,
     );
     const recorded = new Map(rows.map((r) => [r.key, Number(r.v)]));
     const count = this.shards.length;
+    const fullMs = this.cfg.retention.FULL;
     if (recorded.size === 0) {
       const version = versions.next();
-      await shard.command(`INSERT INTO ${STATE_LOCAL} VALUES (${sqlString(STATE_SHARD_INDEX)}, ${index}, ${version}), (${sqlString(STATE_SHARD_COUNT)}, ${count}, ${version})`);
+      await shard.command(
+        `INSERT INTO ${STATE_LOCAL} VALUES (${sqlString(STATE_SHARD_INDEX)}, ${index}, ${version}), (${sqlString(STATE_SHARD_COUNT)}, ${count}, ${version}), (${sqlString(STATE_FULL_RETENTION)}, ${fullMs}, ${version})`,
+      );
       return;
+    }
+    // Every process must close days at the same time: one with a longer FULL retention would take
+    // points into days another has finalized (their stored buckets would never hold them).
+    const recordedFull = recorded.get(STATE_FULL_RETENTION);
+    if (recordedFull !== undefined && recordedFull !== fullMs) {
+      throw new StrataError(
+        'STORE_OPTIONS_INVALID',
+        `database ${this.cfg.database} keeps raw points ${recordedFull} ms (its FULL retention at creation); this store was given ${fullMs} ms: every process of one database must use the same FULL retention`,
+        { option: 'retention.FULL', recorded: recordedFull, given: fullMs },
+      );
     }
     if (recorded.get(STATE_SHARD_INDEX) !== index || recorded.get(STATE_SHARD_COUNT) !== count) {
       throw new StrataError(
@@ -132,9 +150,18 @@ export class ShardSet {
     }
     for (const [position, row] of cluster.entries()) {
       const address = sqlString(`${row.host_address}:${row.port}`);
-      const [found] = await this.entry.rows<{ v: number | string; n: number | string }>(
-        `SELECT argMax(value, ver) AS v, count() AS n FROM remote(${address}, ${this.cfg.database}, ${STATE_LOCAL}${this.credentials()}) WHERE key = ${sqlString(STATE_SHARD_INDEX)}`,
-      );
+      const found = await this.entry
+        .rows<{ v: number | string; n: number | string }>(
+          `SELECT any(value) AS v, count() AS n FROM remote(${address}, ${this.cfg.database}, ${STATE_LOCAL}${this.credentials()}) WHERE key = ${sqlString(this.openKey)}`,
+        )
+        .then(
+          ([r]) => r,
+          (error: unknown) => {
+            // Every URL answered; through the cluster's address the shard holds no such database: another server.
+            if (error instanceof StrataError && error.code === 'STORE_SHARD_UNAVAILABLE') return undefined;
+            throw error;
+          },
+        );
       if (found === undefined || Number(found.n) === 0 || Number(found.v) !== position) {
         throw new StrataError(
           'STORE_OPTIONS_INVALID',
