@@ -8,29 +8,18 @@ import { CLICKHOUSE_REQUEST_TIMEOUT_MS, CLICKHOUSE_SHARDS_MAX } from '../../src/
 import { openStore } from '../../src/store.js';
 import { resolveCommonOptions } from '../../src/store-options.js';
 import type { ClickHouseBackendOptions, StoreOptions } from '../../src/store-types.js';
+import { thrownStrataError } from './clickhouse-fixture.js';
 
 /** The longest request timeout the resolver accepts (an hour). */
 const TIMEOUT_MAX = 3_600_000;
 const engine: EngineOptions = resolveCommonOptions({ clock: new ManualClock(0), background: false });
-
-/** The error `run` throws (fails the test when it returns). */
-function thrown(run: () => unknown): StrataError {
-  let error: unknown;
-  try {
-    run();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(StrataError);
-  return error as StrataError;
-}
 
 function resolveWith(backend: Record<string, unknown>) {
   return resolveClickHouseOptions({ kind: 'clickhouse', urls: ['http://127.0.0.1:8123'], cluster: 'strata2', ...backend } as unknown as ClickHouseBackendOptions, engine);
 }
 
 function expectInvalid(backend: Record<string, unknown>, option: string): void {
-  const error = thrown(() => resolveWith(backend));
+  const error = thrownStrataError(() => resolveWith(backend));
   expect(error.code).toBe('STORE_OPTIONS_INVALID');
   expect(error.details.option).toBe(option);
 }

@@ -1,6 +1,5 @@
 // Tests ClickHouseStore's own rules on the run's 2-shard cluster: a second store on the database learns the days the first finalized (watermark catch-up), and a unit change whose write failed still reaches ClickHouse.
-import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { closedDaysEnd } from '../../src/clickhouse/day-finalizer.js';
 import { seriesIdOf } from '../../src/clickhouse/series-id.js';
 import { ManualClock } from '../../src/core/clock.js';
@@ -12,6 +11,7 @@ import { resolveRetention } from '../../src/retention/policy.js';
 import { openStore } from '../../src/store.js';
 import type { QueryRequest, Store } from '../../src/store-types.js';
 import { clickhouseStatement } from '../support/clickhouse-cluster.js';
+import { clickhouseDatabases } from './clickhouse-fixture.js';
 
 const TENANT = 'acme';
 /** Midnight UTC of 2026-11-22: day 0 of the tests. */
@@ -19,24 +19,11 @@ const D0 = Date.UTC(2026, 10, 22);
 const RETENTION = { FULL: DAY_MS };
 const { urls, cluster } = inject('clickhouse');
 
-const databases: string[] = [];
-const stores: Store[] = [];
-
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  for (const database of databases.splice(0)) for (const url of urls) await clickhouseStatement(url, `DROP DATABASE IF EXISTS ${database}`);
-});
-
-function freshDatabase(): string {
-  const database = `strata_h7_${randomBytes(6).toString('hex')}`;
-  databases.push(database);
-  return database;
-}
+const databases = clickhouseDatabases('strata_h7');
 
 async function open(database: string, clock: ManualClock): Promise<Store> {
   const store = await openStore({ backend: { kind: 'clickhouse', urls, cluster, database }, clock, retention: RETENTION, background: false });
-  stores.push(store);
-  return store;
+  return databases.track(store);
 }
 
 const METRICS = ['cpu', 'mem', 'disk', 'net.in', 'net.out'];
@@ -81,7 +68,7 @@ async function rawDayCount(database: string): Promise<number> {
 
 describe('two stores on one database', () => {
   it('a store answers the buckets another store finalized, after it dropped their raw days', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const clockA = new ManualClock(D0 + 12 * HOUR_MS);
     const clockB = new ManualClock(D0 + 12 * HOUR_MS);
     const both = (ms: number) => (clockA.set(ms), clockB.set(ms));
@@ -109,7 +96,7 @@ describe('two stores on one database', () => {
   });
 
   it('a store whose clock is a few ms behind answers a day another store just finalized', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const clockA = new ManualClock(D0 + 12 * HOUR_MS);
     const clockB = new ManualClock(D0 + 12 * HOUR_MS);
     const a = await open(database, clockA);
@@ -130,13 +117,13 @@ describe('two stores on one database', () => {
   });
 
   it('a store with a longer FULL retention, opened before another finalized a day, takes no points into that day', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const clockA = new ManualClock(D0 + 12 * HOUR_MS);
     const clockB = new ManualClock(D0 + 12 * HOUR_MS);
     const both = (ms: number) => (clockA.set(ms), clockB.set(ms));
     const a = await open(database, clockA);
     const opened = await openStore({ backend: { kind: 'clickhouse', urls, cluster, database }, clock: clockB, retention: { FULL: 3 * DAY_MS }, background: false }).then(
-      (store) => (stores.push(store), store),
+      (store) => databases.track(store),
       (error: unknown) => error,
     );
     if (opened instanceof Error) {
@@ -185,7 +172,7 @@ describe('units on ClickHouse', () => {
   }
 
   it('records the unit of a new series whose first write failed when a later write of it succeeds', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const clock = new ManualClock(D0 + 12 * HOUR_MS);
     const store = await open(database, clock);
     const metric = metricOnShard('fresh.', 1);
@@ -198,7 +185,7 @@ describe('units on ClickHouse', () => {
   });
 
   it('records a unit change whose first write failed when a later write with the same unit succeeds', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const clock = new ManualClock(D0 + 12 * HOUR_MS);
     const store = await open(database, clock);
     const metric = metricOnShard('latency.', 0);

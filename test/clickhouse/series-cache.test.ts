@@ -4,6 +4,7 @@ import { SeriesCache } from '../../src/clickhouse/series-cache.js';
 import { seriesIdBytes, seriesIdOf } from '../../src/clickhouse/series-id.js';
 import { StrataError } from '../../src/core/errors.js';
 import type { SeriesRow } from '../../src/storage/catalog.js';
+import { thrownStrataError } from './clickhouse-fixture.js';
 
 const TENANT = 'acme';
 /** Metrics named clash.<group>.<anything> share the id 1000 + group; every other name keeps its real id. */
@@ -22,16 +23,11 @@ function batch(cache: SeriesCache, series: readonly (readonly [string, string | 
   return { ids, rows: cache.rowsFor(ids, ids.length) };
 }
 
+/** The STORE_SERIES_ID_COLLISION error `run` throws (fails the test when it returns or throws anything else). */
 function collision(run: () => unknown): StrataError {
-  let error: unknown;
-  try {
-    run();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(StrataError);
-  expect((error as StrataError).code).toBe('STORE_SERIES_ID_COLLISION');
-  return error as StrataError;
+  const error = thrownStrataError(run);
+  expect(error.code).toBe('STORE_SERIES_ID_COLLISION');
+  return error;
 }
 
 const sent = (rows: readonly SeriesRow[]) => rows.map((r) => [r.metric, r.unit]).sort();

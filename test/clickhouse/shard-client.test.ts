@@ -1,7 +1,6 @@
 // Tests ShardClient against real ClickHouse 18.16 shards: statements, typed reads, RowBinary inserts, sync Distributed inserts, limits, and how every failure is classified.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -11,6 +10,7 @@ import { ShardClient } from '../../src/clickhouse/shard-client.js';
 import { sqlIdentifier, sqlString } from '../../src/clickhouse/sql-text.js';
 import { StrataError } from '../../src/core/errors.js';
 import { startClickHouseCluster, type ClickHouseCluster } from '../support/clickhouse-cluster.js';
+import { closedPort } from './clickhouse-fixture.js';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const POINTS_COLUMNS = '(series UInt64, ts UInt64, kind UInt8, value Float64, text String, ver UInt64)';
@@ -23,15 +23,6 @@ async function failure(promise: Promise<unknown>): Promise<StrataError> {
   );
   expect(error).toBeInstanceOf(StrataError);
   return error as StrataError;
-}
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address !== null ? address.port : 1;
 }
 
 /** One client per shard on a fresh database `strata_h5_<hex>` created on every shard; `drop()` removes it and closes them. */

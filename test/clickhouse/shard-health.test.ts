@@ -1,18 +1,9 @@
 // Tests ShardHealth: health() is ok until a shard fails a request or a ping, names each shard down since when it was first found down, and clears a shard once its ping answers.
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ShardClient } from '../../src/clickhouse/shard-client.js';
 import { ShardHealth } from '../../src/clickhouse/shard-health.js';
 import { StrataError } from '../../src/core/errors.js';
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address !== null ? address.port : 1;
-}
+import { closedPort } from './clickhouse-fixture.js';
 
 const unavailable = (shard: unknown) => new StrataError('STORE_SHARD_UNAVAILABLE', 'no answer', { shard });
 

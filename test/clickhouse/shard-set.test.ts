@@ -1,6 +1,5 @@
 // Tests ShardSet against the run's 2-shard cluster: the schema on every shard, the URL order check, schema versions, idempotent reopening, recreated Distributed tables, and that each series lives on the shard Distributed(…, series) picks.
-import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { distributedTables, CLICKHOUSE_SCHEMA_VERSION, MIGRATIONS } from '../../src/clickhouse/schema.js';
 import { seriesIdOf } from '../../src/clickhouse/series-id.js';
 import { ManualClock } from '../../src/core/clock.js';
@@ -10,25 +9,14 @@ import type { Point } from '../../src/model/sample.js';
 import { openStore } from '../../src/store.js';
 import type { Store } from '../../src/store-types.js';
 import { clickhouseStatement } from '../support/clickhouse-cluster.js';
+import { clickhouseDatabases } from './clickhouse-fixture.js';
 
 const TENANT = 'acme';
 const T_NOON = Date.UTC(2026, 10, 22, 12);
 const { urls, cluster } = inject('clickhouse');
 const TWO_POW_63 = 2n ** 63n;
 
-const databases: string[] = [];
-const stores: Store[] = [];
-
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-  for (const database of databases.splice(0)) for (const url of urls) await clickhouseStatement(url, `DROP DATABASE IF EXISTS ${database}`);
-});
-
-function freshDatabase(): string {
-  const database = `strata_h7_${randomBytes(6).toString('hex')}`;
-  databases.push(database);
-  return database;
-}
+const databases = clickhouseDatabases('strata_h7');
 
 async function open(database: string, options: { urls?: readonly string[]; cluster?: string; clock?: ManualClock } = {}): Promise<Store> {
   const store = await openStore({
@@ -36,8 +24,7 @@ async function open(database: string, options: { urls?: readonly string[]; clust
     clock: options.clock ?? new ManualClock(T_NOON),
     background: false,
   });
-  stores.push(store);
-  return store;
+  return databases.track(store);
 }
 
 async function openError(database: string, options: { urls?: readonly string[]; cluster?: string; clock?: ManualClock }): Promise<StrataError> {
@@ -91,7 +78,7 @@ const sortedIds = (metrics: readonly string[]) => metrics.map((m) => seriesIdOf(
 
 describe('ShardSet.open', () => {
   it('creates every table on both shards: the local ones, the Distributed ones on this cluster, the version and each shard index', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     await open(database);
     const locals = ['points_local', 'series_local', 'state_local', 'schema_version', 'rollup_min5_local', 'rollup_min20_local', 'rollup_min60_local', 'rollup_min240_local', 'rollup_min1440_local'];
     const distributed = distributedTables();
@@ -111,7 +98,7 @@ describe('ShardSet.open', () => {
   });
 
   it('puts each series on shard seriesIdOf % 2, where an insert through the Distributed table puts it too', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const store = await open(database);
     const metrics = coveringMetrics(3);
     const points: Point[] = metrics.map((metric, i) => ({ tenant: TENANT, metric, timestamp: T_NOON - MINUTE_MS, value: i }));
@@ -141,7 +128,7 @@ describe('ShardSet.open', () => {
   });
 
   it('reopens an existing database as it is: no second schema version, every point still there', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const clock = new ManualClock(T_NOON);
     const first = await open(database, { clock });
     const points: Point[] = coveringMetrics(1).map((metric, i) => ({ tenant: TENANT, metric, timestamp: T_NOON - 5 * MINUTE_MS, value: i + 0.5, unit: 'ms' }));
@@ -160,7 +147,7 @@ describe('ShardSet.open', () => {
   });
 
   it('refuses the URLs in the wrong order, naming the shard, on a used database and on a fresh one', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const clock = new ManualClock(T_NOON);
     const store = await open(database, { clock });
     await store.write(coveringMetrics(1).map((metric) => ({ tenant: TENANT, metric, timestamp: T_NOON - MINUTE_MS, value: 1 })));
@@ -168,7 +155,7 @@ describe('ShardSet.open', () => {
     clock.advance(1);
     const error = await openError(database, { urls: [...urls].reverse(), clock });
     expectWrongOrder(error);
-    expectWrongOrder(await openError(freshDatabase(), { urls: [...urls].reverse() }));
+    expectWrongOrder(await openError(databases.fresh(), { urls: [...urls].reverse() }));
     // Given in the right order (a millisecond later), the database opens with its data.
     clock.advance(1);
     const again = await open(database, { clock });
@@ -176,7 +163,7 @@ describe('ShardSet.open', () => {
   });
 
   it('opens in the right order after a refused first open in the wrong order by a process whose clock is ahead', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     // A misconfigured process (URLs reversed) on a host whose clock is 5 ms ahead is refused…
     expect((await openError(database, { urls: [...urls].reverse(), clock: new ManualClock(T_NOON + 5) })).code).toBe('STORE_OPTIONS_INVALID');
     // …and leaves nothing behind that refuses the right order afterwards: neither shard indexes newer
@@ -186,7 +173,7 @@ describe('ShardSet.open', () => {
   });
 
   it('refuses the URLs in the wrong order from a process whose clock is behind the last good open', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const good = await open(database, { clock: new ManualClock(T_NOON + 5) });
     await good.close();
     // The reversed open records its indexes with lower versions than the good open's, so the check,
@@ -196,10 +183,10 @@ describe('ShardSet.open', () => {
   });
 
   it('refuses fewer URLs than the cluster has shards, and more', async () => {
-    const fewer = await openError(freshDatabase(), { urls: [urls[0] as string] });
+    const fewer = await openError(databases.fresh(), { urls: [urls[0] as string] });
     expect(fewer.code).toBe('STORE_OPTIONS_INVALID');
     expect(fewer.details).toMatchObject({ option: 'backend.urls', cluster, clusterShards: 2, urls: 1 });
-    const more = await openError(freshDatabase(), { urls, cluster: 'strata1' });
+    const more = await openError(databases.fresh(), { urls, cluster: 'strata1' });
     expect(more.code).toBe('STORE_OPTIONS_INVALID');
     expect(more.details).toMatchObject({ option: 'backend.urls', cluster: 'strata1', clusterShards: 1, urls: 2 });
   });
@@ -207,13 +194,13 @@ describe('ShardSet.open', () => {
   it('refuses a URL that is not the shard of the cluster (strata1 is shard 0 only) as a bad option, on a fresh database', async () => {
     // Shard 0 holds no such database: the check's remote() read fails there with code 279, which
     // is not a shard being down (every shard answers) and not the URL the error would name.
-    const error = await openError(freshDatabase(), { urls: [urls[1] as string], cluster: 'strata1' });
+    const error = await openError(databases.fresh(), { urls: [urls[1] as string], cluster: 'strata1' });
     expect(error.code, error.message).toBe('STORE_OPTIONS_INVALID');
     expectWrongOrder(error);
   });
 
   it('refuses a URL that is not the shard of the cluster, also where that shard recorded the same index in an earlier open', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const store = await open(database);
     await store.close();
     // Both shards now hold the database; shard 0 recorded index 0. The cluster strata1 is shard 0
@@ -222,7 +209,7 @@ describe('ShardSet.open', () => {
   });
 
   it('refuses a shard whose schema version is above CLICKHOUSE_SCHEMA_VERSION, naming it', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const future = CLICKHOUSE_SCHEMA_VERSION + 1;
     await clickhouseStatement(urls[1] as string, `CREATE DATABASE ${database}`);
     await clickhouseStatement(urls[1] as string, `CREATE TABLE ${database}.schema_version (version UInt32, applied_ms UInt64) ENGINE = TinyLog`);
@@ -236,7 +223,7 @@ describe('ShardSet.open', () => {
   });
 
   it('recreates Distributed tables that point at another cluster', async () => {
-    const database = freshDatabase();
+    const database = databases.fresh();
     const store = await open(database);
     const metrics = coveringMetrics(1);
     await store.write(metrics.map((metric) => ({ tenant: TENANT, metric, timestamp: T_NOON - MINUTE_MS, value: 1 })));
