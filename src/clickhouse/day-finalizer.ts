@@ -1,5 +1,5 @@
 // Owns finalizing UTC days on the ClickHouse backend: once a day can no longer change, its rollups are computed from its raw points with the engine's math and stored on each shard.
-import { CLICKHOUSE_FINALIZE_GRACE_MS, CLICKHOUSE_FINALIZE_STEP_POINTS } from '../core/limits.js';
+import { CLICKHOUSE_FINALIZE_GRACE_MS, CLICKHOUSE_FINALIZE_STEP_POINTS, CLICKHOUSE_ROLLUP_INSERT_BYTES } from '../core/limits.js';
 import { alignDown, DAY_MS } from '../core/time.js';
 import { LAYOUT, ROLLUP_RESOLUTIONS, type RetentionTable } from '../model/resolution.js';
 import { bucketsFromSamples } from '../model/rollup-math.js';
@@ -12,6 +12,12 @@ import type { ShardSet } from './shard-set.js';
 import { sqlString } from './sql-text.js';
 import type { WriteVersions } from './write-versions.js';
 
+
+/** One RowBinary buffer of rollup rows per rollup resolution, in ROLLUP_RESOLUTIONS order. */
+type RollupBuffer = RowBinaryWriter[];
+
+/** 2^64: the series ids' range, cut into equal slices when a day is read. */
+const SERIES_ID_SPACE = 1n << 64n;
 
 /**
  * The end of the days that can no longer change at `nowMs`: a day whose end is at or before the
@@ -87,15 +93,33 @@ export class DayFinalizer {
   }
 
   /**
-   * Reads a day of one shard in pages of at most stepPoints rows, in (series, ts) order from a
-   * keyset, and stores every level of each series' buckets once the series is whole. A series
-   * denser than a page spans pages and is joined before its buckets are computed, so no answer
-   * outgrows CLICKHOUSE_RESPONSE_BYTES_MAX and one dense series cannot stop the day. The event
-   * loop gets a turn between pages.
+   * Reads a day of one shard and stores every level of each series' buckets. The day is cut into
+   * slices of the series id space of about stepPoints rows each (so each read touches only its
+   * slice: 18.16 cannot read in key order, and paging one keyset over the whole day read the rest
+   * of the day again for every page), and each slice is read in pages of at most stepPoints rows
+   * from a (series, ts) keyset, so a series denser than a page spans pages (joined before its
+   * buckets are computed), no answer outgrows CLICKHOUSE_RESPONSE_BYTES_MAX and one dense series
+   * cannot stop the day. The event loop gets a turn between pages.
    */
   private async finalizeOn(shard: ShardClient, dayStartMs: number): Promise<void> {
     const inDay = `ts >= ${dayStartMs} AND ts < ${dayStartMs + DAY_MS}`;
-    let keyset = '';
+    const [counted] = await shard.rows<{ n: number | string }>(`SELECT count() AS n FROM ${POINTS_LOCAL} WHERE ${inDay}`);
+    const rows = Number(counted?.n ?? 0);
+    if (rows === 0) return;
+    const slices = BigInt(Math.max(1, Math.ceil(rows / this.stepPoints)));
+    const out: RollupBuffer = ROLLUP_RESOLUTIONS.map(() => new RowBinaryWriter());
+    for (let k = 0n; k < slices; k++) {
+      const lo = (k * SERIES_ID_SPACE) / slices;
+      const hi = k + 1n === slices ? undefined : ((k + 1n) * SERIES_ID_SPACE) / slices;
+      await this.finalizeSlice(shard, inDay, lo, hi, out);
+    }
+    await this.storeBuckets(shard, [], out, true);
+  }
+
+  /** One slice [lo, hi) of the series ids of a day, in keyset pages. */
+  private async finalizeSlice(shard: ShardClient, inDay: string, lo: bigint, hi: bigint | undefined, out: RollupBuffer): Promise<void> {
+    const below = hi === undefined ? '' : ` AND series < ${hi}`;
+    let keyset = ` AND series >= ${lo}${below}`;
     let carried: SeriesSamples[] = [];
     for (;;) {
       const body = await shard.binary(`SELECT ${SERIES_SAMPLE_COLUMNS} FROM ${POINTS_LOCAL} FINAL WHERE ${inDay}${keyset} ORDER BY series, ts LIMIT ${this.stepPoints}`);
@@ -103,12 +127,12 @@ export class DayFinalizer {
       const rows = page.reduce((n, s) => n + s.samples.length + (s.samples.strings?.length ?? 0), 0);
       const first = page[0];
       if (first !== undefined && carried.length > 0 && !first.idBytes.equals((carried[0] as SeriesSamples).idBytes)) {
-        await this.storeBuckets(shard, [joined(carried)]);
+        await this.storeBuckets(shard, [joined(carried)], out);
         carried = [];
       }
       const last = page.at(-1);
       if (rows < this.stepPoints || last === undefined) {
-        await this.storeBuckets(shard, carried.length > 0 ? [joined([...carried, ...page.slice(0, 1)]), ...page.slice(1)] : page);
+        await this.storeBuckets(shard, carried.length > 0 ? [joined([...carried, ...page.slice(0, 1)]), ...page.slice(1)] : page, out);
         return;
       }
       // The page's last series may go on in the next page: it waits, joined with what came before.
@@ -118,24 +142,29 @@ export class DayFinalizer {
         carried = [];
       }
       carried.push(last);
-      await this.storeBuckets(shard, whole);
+      await this.storeBuckets(shard, whole, out);
       const lastId = last.idBytes.readBigUInt64LE(0);
-      keyset = ` AND (series > ${lastId} OR (series = ${lastId} AND ts > ${lastTimestamp(last)}))`;
+      keyset = ` AND series >= ${lastId}${below} AND (series > ${lastId} OR ts > ${lastTimestamp(last)})`;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
-  private async storeBuckets(shard: ShardClient, series: readonly SeriesSamples[]): Promise<void> {
-    if (series.length === 0) return;
-    const writers = ROLLUP_RESOLUTIONS.map(() => new RowBinaryWriter());
+  /**
+   * Computes every level of these series' buckets into `out`, and inserts them once the buffer
+   * holds CLICKHOUSE_ROLLUP_INSERT_BYTES (or when `flush` is set): a few large inserts per day
+   * rather than five small parts per page.
+   */
+  private async storeBuckets(shard: ShardClient, series: readonly SeriesSamples[], out: RollupBuffer, flush = false): Promise<void> {
     for (const { idBytes, samples } of series) {
-      ROLLUP_RESOLUTIONS.forEach((res, i) => encodeBuckets(writers[i] as RowBinaryWriter, idBytes, bucketsFromSamples(samples, LAYOUT[res].bucketWidthMs)));
+      ROLLUP_RESOLUTIONS.forEach((res, i) => encodeBuckets(out[i] as RowBinaryWriter, idBytes, bucketsFromSamples(samples, LAYOUT[res].bucketWidthMs)));
     }
+    if (!flush && out.reduce((n, w) => n + w.length, 0) < CLICKHOUSE_ROLLUP_INSERT_BYTES) return;
     for (const [i, res] of ROLLUP_RESOLUTIONS.entries()) {
-      const rows = (writers[i] as RowBinaryWriter).finish();
+      const rows = (out[i] as RowBinaryWriter).finish();
       if (rows.length > 0) await shard.insertRowBinary(rollupLocalTable(res), rows);
     }
   }
+
 }
 
 /** One series' parts from consecutive pages as one. */

@@ -148,3 +148,5 @@ assert(
   Math.max(CLICKHOUSE_FINALIZE_STEP_POINTS, CLICKHOUSE_READ_PAGE_POINTS) * CLICKHOUSE_POINT_ROW_BYTES_MAX <= CLICKHOUSE_RESPONSE_BYTES_MAX,
   'a page of raw points must fit one answer even when every point is the longest string',
 );
+/** Bytes of rollup rows a day finalization gathers before it inserts them: a few large parts a day, not five small ones a page. */
+export const CLICKHOUSE_ROLLUP_INSERT_BYTES = 16 * 1024 * 1024;
