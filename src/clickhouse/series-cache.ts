@@ -12,11 +12,6 @@ export interface SeriesPlacement {
   readonly shard: number;
 }
 
-/** The series rows a write must send before its points: new series and unit changes. */
-export interface SeriesRowsToSend {
-  readonly rows: readonly SeriesRow[];
-}
-
 /**
  * The engine's SeriesRegistry (so validation is the engine's own, rule for rule) over a row store
  * that keeps nothing: persist() hands the new rows and unit changes to the write that caused them,
@@ -93,18 +88,13 @@ export class SeriesCache {
     }
   }
 
-  /** Where a series of a local id lives. */
+  /** Where a series of a local id lives (every id a write carries was placed by its rowsFor). */
   placement(localId: number): SeriesPlacement {
-    let p = this.placements[localId];
-    if (p === undefined) {
-      const row = this.registry.row(localId);
-      if (row === undefined) throw new StrataError('STORE_BACKEND_FAILED', `series ${localId} is not registered`, { localId });
-      const seriesId = this.idOf(row.tenant, row.metric);
-      p = { seriesId, idBytes: seriesIdBytes(seriesId), shard: this.shardOf(seriesId) };
-      this.placements[localId] = p;
-    }
+    const p = this.placements[localId];
+    if (p === undefined) throw new StrataError('STORE_BACKEND_FAILED', `series ${localId} was not placed before its points were encoded`, { localId });
     return p;
   }
+
 
   private isConfirmed(id: number): boolean {
     return id < this.confirmed.length && this.confirmed[id] === 1;
