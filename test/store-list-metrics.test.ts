@@ -13,8 +13,6 @@ const NAMES = Array.from({ length: 3 * METRIC_SEARCH_SCAN_NAMES_MAX }, (_, i) =>
 const RARE = NAMES.filter((n) => n.endsWith('.rare'));
 /** Long names for the adversarial globs: 255 a's with a distinct tail. */
 const LONG_NAMES = Array.from({ length: 1000 }, (_, i) => `${'a'.repeat(METRIC_NAME_LENGTH_MAX - 4)}${String(i).padStart(4, '0')}`);
-/** A generous guard for one listMetrics call; the old regexp took 7.8 s for one name. */
-const CALL_MS_MAX = 200;
 
 /** Every page from `after` on, following nextAfter. */
 async function allPages(store: Store, tenant: string, glob: string | undefined, limit: number, after?: string): Promise<MetricInfo[][]> {
@@ -77,19 +75,18 @@ describe.each(STORE_BACKENDS)('listMetrics (%s)', (backend) => {
       ['240 ? between stars', `*${'?'.repeat(240)}*`, LONG_NAMES],
       ['*a x 512 (1,024 characters)', '*a'.repeat(512), []],
       ['120 a then a suffix', `*${'a'.repeat(120)}*9`, LONG_NAMES.filter((n) => n.endsWith('9'))],
-    ])('answers each page of %s within milliseconds, over 255-character names', async (_label, glob, expected) => {
-      let worstMs = 0;
+    ])('answers every page of %s over 255-character names', async (_label, glob, expected) => {
+      // No wall-clock bound here (a shard's round trip varies with the machine's load): the old regexp took 7.8 s per name,
+      // so a backtracking matcher would run these 1,000 names past the test's timeout; the matcher's own cost bound is
+      // tested in test/model/glob.test.ts.
       const found: string[] = [];
       for (let after: string | undefined; ; ) {
-        const started = performance.now();
         const page = await t.store.listMetrics('long', { glob, limit: METRICS_PAGE_MAX, after });
-        worstMs = Math.max(worstMs, performance.now() - started);
         found.push(...page.metrics.map((m) => m.name));
         if (page.nextAfter === null) break;
         after = page.nextAfter;
       }
       expect(found).toEqual(expected);
-      expect(worstMs).toBeLessThan(CALL_MS_MAX);
     });
   });
 });
