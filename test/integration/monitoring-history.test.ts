@@ -21,8 +21,8 @@ function webhookToken(r: HookRequest | undefined): string | undefined {
 }
 
 /**
- * The test messages the receiver got after its `before`th request. Alarms of the earlier tests keep running and may still be
- * delivering (a failing receiver's retries), so their webhooks are told apart by the test payload's own `test: true`.
+ * The test messages the receiver got after its `before`th request. Deliveries of the earlier tests' alarms may still be
+ * under way (a failing receiver's retries), so their webhooks are told apart by the test payload's own `test: true`.
  */
 function testMessagesSince(receiver: { received: HookRequest[] }, before: number): HookRequest[] {
   return receiver.received.slice(before).filter((r) => r.body?.test === true);
@@ -211,6 +211,7 @@ describe('test notifications', () => {
   it('deliver one message now: success to a live receiver, failure to a closed port; nothing queued or recorded', async () => {
     const { h, tokens, receiver } = world();
     const before = receiver.received.length;
+    // No alarm of the earlier tests changes meanwhile (their checks run only when a test runs them: WORLD_CHECK_PERIOD_S), so the outbox holds as many rows after.
     const deliveriesBefore = (await call(h, 'GET', `${b}/deliveries?limit=1000`, { token: tokens.alice })).json.values.length;
     const ok = await call(h, 'POST', `${b}/test-notification`, { token: tokens.alice, json: { type: 'webhook', details: { url: `${receiver.url}/ok` } } });
     expect(ok.status, ok.text).toBe(200);

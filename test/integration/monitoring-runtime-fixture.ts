@@ -2,6 +2,7 @@
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { CHECK_PERIOD_S_MAX } from '../../src/monitoring/monitoring-limits.js';
 import type { RuntimeOptions } from '../../src/monitoring/monitoring-runtime.js';
 import { call, startHarness, type Harness, type KEYS } from '../http/harness.js';
 import { base, create } from './monitoring-client.js';
@@ -121,6 +122,15 @@ export function monitoringWorldOfFile(options: WorldOptions = {}): () => Monitor
   };
 }
 
+/**
+ * The period of the checks createHttpAlarm makes: the longest a check may have. The tests drive every run themselves
+ * (reachState, through runNow); the scheduler runs a new check once when it is created (its prompt first run, with the
+ * target up) and next only half a period later, 15 minutes on. So no scheduled run of an earlier test's check sees a
+ * later test's target down and flips its alarm (a change, a webhook and an outbox row in that later test's window), and
+ * no scheduled run of another zone lands between a test's own runs and adds a change it did not drive.
+ */
+export const WORLD_CHECK_PERIOD_S = CHECK_PERIOD_S_MAX;
+
 /** What createHttpAlarm makes, all in WORLD_TENANT. */
 export interface HttpAlarm {
   readonly entity: string;
@@ -145,7 +155,7 @@ export interface HttpAlarmOptions {
   readonly messages: { readonly critical: string; readonly ok: string };
 }
 
-/** Creates, as alice over HTTP, an entity at 127.0.0.1, webhooks to the receiver, their plan, a remote.http check of the target's /health and its alarm. */
+/** Creates, as alice over HTTP, an entity at 127.0.0.1, webhooks to the receiver, their plan, a remote.http check of the target's /health (every WORLD_CHECK_PERIOD_S) and its alarm. */
 export async function createHttpAlarm(world: MonitoringWorld, options: HttpAlarmOptions): Promise<HttpAlarm> {
   const { h, tokens, target, receiver } = world;
   const b = base(WORLD_TENANT);
@@ -161,7 +171,7 @@ export async function createHttpAlarm(world: MonitoringWorld, options: HttpAlarm
     details: { url: `http://127.0.0.1:${target.port}/health`, method: 'GET' },
     monitoring_zones_poll: options.zones,
     target_alias: 'web',
-    period: 30,
+    period: WORLD_CHECK_PERIOD_S,
     timeout: 5,
   });
   const { critical, ok } = options.messages;

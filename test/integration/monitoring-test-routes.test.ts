@@ -1,13 +1,22 @@
 // Checks test-check, the test of a saved check and test-alarm over real HTTP against a real loopback target: shapes, nothing stored, secrets, errors, tenants.
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CHECK_PROBE_GRACE_MS, CHECK_TIMEOUT_S_MIN, TEST_ALARM_CHECK_DATA_MAX, TEST_RUNS_PER_TENANT_MAX } from '../../src/monitoring/monitoring-limits.js';
+import { CHECK_PROBE_GRACE_MS, TEST_ALARM_CHECK_DATA_MAX, TEST_RUNS_PER_TENANT_MAX } from '../../src/monitoring/monitoring-limits.js';
 import { call, startHarness, type Harness } from '../http/harness.js';
 import { closedPort, startServer, type TestServer } from '../monitoring/probes/http-probe-harness.js';
 import { base, create, expectFault } from './monitoring-client.js';
 
 const DOWN_CRITERIA = "if (metric['code'] != '200') { return new AlarmStatus(CRITICAL, 'HTTP #{code}'); } return new AlarmStatus(OK, 'fine');";
 const SECRET = 'pa55-test-routes-secret';
+/** Longest wait for the held runs' probes to reach the target (fillTenant). */
+const FILL_WAIT_MS = 4_000;
+/** Timeout of held runs the test releases itself: long, so none times out while the test still counts on it holding its slot. */
+const RELEASED_RUN_TIMEOUT_S = 30;
+/**
+ * Timeout of held runs the test lets time out: at least 2 s past FILL_WAIT_MS, so none can time out and free its slot
+ * before the request that must be refused was answered, even when the runs were slow to reach the target.
+ */
+const TIMED_OUT_RUN_TIMEOUT_S = FILL_WAIT_MS / 1000 + 2;
 
 interface ResultJson {
   timestamp: number;
@@ -169,12 +178,12 @@ describe('test-check, checks/{id}/test and test-alarm', () => {
       for (const res of held.splice(0)) if (!res.writableEnded && !res.destroyed) res.writeHead(200, { 'content-type': 'text/plain' }).end('slow but fine');
     };
     /** A one-zone check against /slow (held until released) with the given timeout in seconds. */
-    const slowCheck = (timeout = 5): Record<string, unknown> => check('/slow', { monitoring_zones_poll: ['mzdfw'], timeout });
+    const slowCheck = (timeout = RELEASED_RUN_TIMEOUT_S): Record<string, unknown> => check('/slow', { monitoring_zones_poll: ['mzdfw'], timeout });
     /** Starts TEST_RUNS_PER_TENANT_MAX test-checks of t1 against /slow and resolves once each one's probe reached the target. */
     async function fillTenant(timeout?: number): Promise<Promise<Awaited<ReturnType<typeof call>>>[]> {
       const before = slowRequests();
       const running = Array.from({ length: TEST_RUNS_PER_TENANT_MAX }, () => call(h, 'POST', `${base('t1')}/entities/${entity}/test-check`, { token: alice, json: slowCheck(timeout) }));
-      await vi.waitFor(() => expect(slowRequests() - before).toBe(TEST_RUNS_PER_TENANT_MAX), { timeout: 4_000, interval: 10 });
+      await vi.waitFor(() => expect(slowRequests() - before).toBe(TEST_RUNS_PER_TENANT_MAX), { timeout: FILL_WAIT_MS, interval: 10 });
       return running;
     }
 
@@ -218,7 +227,7 @@ describe('test-check, checks/{id}/test and test-alarm', () => {
     });
 
     it('gives the slots back after runs that time out', async () => {
-      const running = await fillTenant(CHECK_TIMEOUT_S_MIN);
+      const running = await fillTenant(TIMED_OUT_RUN_TIMEOUT_S);
       expectFault(await call(h, 'POST', `${base('t1')}/entities/${entity}/test-check`, { token: alice, json: check('/ok') }), 503, 'systemFailureError');
       for (const res of await Promise.all(running)) {
         expect(res.status, res.text).toBe(200);
@@ -228,7 +237,7 @@ describe('test-check, checks/{id}/test and test-alarm', () => {
       const after = await call(h, 'POST', `${base('t1')}/entities/${entity}/test-check`, { token: alice, json: check('/ok') });
       expect(after.status, after.text).toBe(200);
       expect((after.json as ResultJson[]).every((r) => r.available)).toBe(true);
-    }, (CHECK_TIMEOUT_S_MIN * 1000 + CHECK_PROBE_GRACE_MS) * 2 + 5_000);
+    }, (TIMED_OUT_RUN_TIMEOUT_S * 1000 + CHECK_PROBE_GRACE_MS) * 2 + 5_000);
 
     it('gives the slots back after runs that fail', async () => {
       const failing = Array.from({ length: TEST_RUNS_PER_TENANT_MAX + 2 }, () =>
