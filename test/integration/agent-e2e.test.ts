@@ -1,6 +1,7 @@
 // End to end over loopback: `strata serve` and `strata agent` processes; connections (operation 3), agent metrics (operations 5, 6), an alarm's changelog, reconnection after kill -9, refused CA, token and updates.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,19 @@ interface AgentProcess {
 
 /** How often this file polls the processes it started. */
 const POLL_MS = 100;
+/** How long a restart of serve on the same ports is tried while one of them is in use. */
+const RESTART_TRIES_MS = 10_000;
+
+/** True when this process can listen on 127.0.0.1:`port` now (it closes at once). */
+async function portFree(port: number): Promise<boolean> {
+  const server = createServer();
+  const free = await new Promise<boolean>((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (free) await new Promise((resolve) => server.close(resolve));
+  return free;
+}
 
 /** The pino lines an agent wrote on stderr, parsed. */
 function logLines(agent: AgentProcess): Record<string, unknown>[] {
@@ -66,8 +80,25 @@ describe('strata agent against strata serve, over loopback', () => {
     return agent;
   }
 
-  async function startServer(): Promise<void> {
-    serve = await startServe(data, ['--agent-ports', ports.join(',')]);
+  /**
+   * Starts serve again on the same agent ports (the agent knows only those). While no server held them,
+   * any process may have taken one as the local port of an outgoing connection for a while: a start that
+   * cannot listen (EADDRINUSE, serve exits) is tried again until RESTART_TRIES_MS passed.
+   */
+  async function restartServer(): Promise<void> {
+    const deadline = Date.now() + RESTART_TRIES_MS;
+    for (;;) {
+      try {
+        serve = await startServe(data, ['--agent-ports', ports.join(',')]);
+        break;
+      } catch (error) {
+        // serve names EADDRINUSE on stderr and exits, but its stderr may still be unread when the exit is
+        // seen: the ports themselves tell too. Any other failure is thrown at once.
+        const inUse = String(error).includes('EADDRINUSE') || (await Promise.all(ports.map(portFree))).includes(false);
+        if (!inUse || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
     servers.push(serve);
     token = await tokenFor(serve.url, 'admin', apiKey);
   }
@@ -113,9 +144,10 @@ describe('strata agent against strata serve, over loopback', () => {
   });
 
   it('shows the agent (operations 1, 2) with one connection per zone endpoint (operation 3)', async () => {
+    // The server lists a connection before the agent has its hello answer and prints its line: wait for both.
     const connections = await until(() => `3 connections; agent stdout:\n${main.stdout}\nstderr:\n${main.stderr}`, async () => {
       const values = await connectionsOf(AGENT_ID);
-      return values?.length === 3 ? values : undefined;
+      return values?.length === 3 && connectedLines(main).length >= 3 ? values : undefined;
     }, 15_000, POLL_MS);
     const guid = readFileSync(join(main.stateDir, 'guid'), 'utf8').trim();
     for (const connection of connections) {
@@ -157,14 +189,15 @@ describe('strata agent against strata serve, over loopback', () => {
     expect(before.size).toBe(3);
     serve.child.kill('SIGKILL');
     expect(await serve.exited).toBe('SIGKILL');
-    await startServer();
-    const after = await until(() => `3 connections after the restart; agent stderr:\n${main.stderr}`, async () => {
+    await restartServer();
+    // As above: the agent prints its line only once it has the hello answer.
+    const after = await until(() => `3 connections after the restart; agent stdout:\n${main.stdout}\nstderr:\n${main.stderr}`, async () => {
       const values = await connectionsOf(AGENT_ID);
-      return values?.length === 3 ? values : undefined;
+      return values?.length === 3 && connectedLines(main).length >= 6 ? values : undefined;
     }, 30_000, POLL_MS);
     expect(after.every((c) => !before.has(c.id))).toBe(true);
     expect(connectedLines(main)).toHaveLength(6);
-  }, 45_000);
+  }, 60_000);
 
   it('refuses an agent that trusts another root, and one with a wrong token: no connection, the agent unknown (operation 2)', async () => {
     const otherPem = join(work, 'other-root.pem');

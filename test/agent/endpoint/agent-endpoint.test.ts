@@ -96,7 +96,9 @@ describe('AgentEndpoint handshake', () => {
   });
 
   it('closes a connection that sends nothing, or no complete hello, within the hello timeout', async () => {
-    const { port, endpoint } = await start({ helloTimeoutMs: 150 });
+    // The deadline runs from TCP accept and agent() waits for TLS: it must leave the handshake seconds
+    // on a loaded machine. The test waits for the closes, so it takes about this long.
+    const { port, endpoint } = await start({ helloTimeoutMs: 2_000 });
     const silent = await agent(port());
     const partial = await agent(port());
     partial.socket.write('{"v":"1","id":0,"source":"a"');
@@ -106,12 +108,15 @@ describe('AgentEndpoint handshake', () => {
   });
 
   it('closes a handshaken connection silent for three heartbeat intervals, and keeps one that heartbeats', async () => {
-    const { port } = await start({ heartbeatIntervalMs: 100 });
+    // Closing the busy one would take three 500 ms ticks in a row without one of its heartbeats (sent every
+    // 100 ms), so a loaded event loop cannot; the idle one closes after about 1.5 s.
+    const heartbeatIntervalMs = 500;
+    const { port } = await start({ heartbeatIntervalMs });
     const idle = await agent(port(), 'guid-1');
     const busy = await agent(port(), 'guid-2');
     await idle.peer.request('handshake.hello', helloOf('token-a', 'web-1'));
     await busy.peer.request('handshake.hello', helloOf('token-a', 'db-1'));
-    const beat = setInterval(() => void busy.peer.request('heartbeat.post', { timestamp: clock.now() }).catch(() => undefined), 30);
+    const beat = setInterval(() => void busy.peer.request('heartbeat.post', { timestamp: clock.now() }).catch(() => undefined), heartbeatIntervalMs / 5);
     try {
       await idle.closed;
       expect(busy.peer.closed).toBe(false);

@@ -1,5 +1,5 @@
 // Tests RpcPeer over real TLS connections on 127.0.0.1 against bad input and every bound: invalid and oversized lines (and a bound raised on the way), answers that cannot be written, slow peers, pending requests.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { StrataError } from '../../../src/core/errors.js';
 import { RpcPeer } from '../../../src/agent/protocol/rpc-peer.js';
 import { PeerFixtures, closeWatch, never, rejection, requestLine, sleep } from './rpc-peer-harness.js';
@@ -136,9 +136,13 @@ describe('RpcPeer bounds', () => {
     );
     const results = Promise.all([0, 1, 2, 3, 4].map((i) => agent.request('m', { i })));
     for (let released = 0; released < 5; released++) {
-      while (held.length === 0) await sleep(2);
-      // Give the peer every chance to read more before one is released.
+      // Both slots fill before each release while two or more requests are left (the peer reads the
+      // rest however late they arrive): activeMax then proves the bound was reached, not just kept.
+      const expected = Math.min(2, 5 - released);
+      await vi.waitFor(() => expect(active).toBe(expected), { timeout: 5_000, interval: 2 });
+      // Give the peer every chance to (wrongly) start a third before one is released.
       await sleep(10);
+      expect(held).toHaveLength(expected);
       held.shift()?.();
     }
     expect(await results).toEqual([0, 1, 2, 3, 4].map((i) => ({ i })));
