@@ -1,19 +1,23 @@
 // Tests the embeddable store end to end on every backend: writes, queries at every resolution, late data, retention, tenants; and the SQLite backend's files.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StrataError } from '../src/core/errors.js';
+import { MAINTENANCE_INTERVAL_MS } from '../src/core/limits.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../src/core/time.js';
 import { PointColumnsBuilder, type PointColumns } from '../src/model/point-columns.js';
 import type { Point } from '../src/model/sample.js';
+import { rollupsSettled, sealsSettled } from '../src/store.js';
 import type { QueryResult, StoreOptions } from '../src/store-types.js';
 import { STORE_BACKENDS, type BackendName } from './store-backends.js';
 import { openTestStore, rawPartitionExpiredMs, T_NOON, type TestStore } from './store-harness.js';
 
 let t: TestStore | undefined;
 afterEach(async () => {
+  // Close first, so a store with a background loop clears its interval through the fake clock that created it.
   await t?.cleanup();
   t = undefined;
+  vi.useRealTimers();
 });
 
 function series(metric: string, startMs: number, count: number, stepMs: number, value: (i: number) => number | string, tenant = 'acme'): Point[] {
@@ -419,6 +423,14 @@ describe('durability and lifecycle (SQLite files)', () => {
   it('keeps rollups of an expired window intact when a WAL record that touched it is replayed after a restart', async () => {
     // One record holds a point of an old window W and of the current window V. W is sealed and
     // rolled up, then W's FULL file expires while V (and so the record) is still unsealed.
+    // The maintenance interval is faked (as in store-background.test.ts): each pass runs when the test says,
+    // and the test waits for the seal and rollup it started instead of sleeping past a real 1 s tick.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const tick = async (): Promise<void> => {
+      vi.advanceTimersByTime(MAINTENANCE_INTERVAL_MS);
+      await sealsSettled(t!.store);
+      await rollupsSettled(t!.store);
+    };
     t = await openTestStore({ background: true, workers: 0, graceMs: DAY_MS });
     const old = T_NOON - 47 * HOUR_MS;
     await t.store.write([
@@ -426,15 +438,18 @@ describe('durability and lifecycle (SQLite files)', () => {
       { tenant: 'acme', metric: 'x', timestamp: T_NOON - MINUTE_MS, value: 5 },
     ]);
     await t.store.write([{ tenant: 'acme', metric: 'x', timestamp: old + 60_000, value: 3 }]);
-    const wait = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1_300));
     t.clock.advance(3_000);
-    await wait();
-    await wait();
+    await tick();
+    await tick();
+    // W was sealed and rolled up by the background passes; V (and so the first record) stays in the head.
+    expect(t.store.stats().headPoints).toBe(1);
+    expect(t.store.stats().rolledUpSources).toBeGreaterThanOrEqual(2);
     const q = { tenant: 'acme', metric: 'x', from: old, to: old + 5 * MINUTE_MS, resolution: 'MIN5', select: ['average'] };
     const before = (await t.store.query(q)).values;
     expect(before).toEqual([{ timestamp: old, numPoints: 2, average: 2 }]);
     t.clock.set(T_NOON + 6 * HOUR_MS + MINUTE_MS);
-    await wait();
+    await tick();
+    expect(t.store.stats().headPoints).toBe(1);
     expect(readdirSync(join(t.dir, 'partitions', 'FULL')).filter((f) => f.endsWith('.sqlite'))).toHaveLength(0);
     const store = await t.reopen({ background: false });
     await store.flush();

@@ -1,9 +1,23 @@
 // Tests ShardHealth: health() is ok until a shard fails a request or a ping, names each shard down since when it was first found down, and clears a shard once its ping answers.
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ShardClient } from '../../src/clickhouse/shard-client.js';
 import { ShardHealth } from '../../src/clickhouse/shard-health.js';
 import { StrataError } from '../../src/core/errors.js';
-import { closedPort } from './clickhouse-fixture.js';
+
+/**
+ * `count` distinct loopback ports nothing listens on: all are bound at once (so the kernel cannot hand
+ * out one twice, as two closedPort() calls in a row may), then released.
+ */
+async function closedPorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  try {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve))));
+    return servers.map((server) => (server.address() as AddressInfo).port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()))));
+  }
+}
 
 const unavailable = (shard: unknown) => new StrataError('STORE_SHARD_UNAVAILABLE', 'no answer', { shard });
 
@@ -15,8 +29,9 @@ beforeAll(async () => {
   const { urls } = inject('clickhouse');
   const options = { database: 'default', requestTimeoutMs: 5_000 };
   live = new ShardClient({ url: urls[0] as string, ...options });
-  dead = new ShardClient({ url: `http://127.0.0.1:${await closedPort()}`, ...options });
-  deadToo = new ShardClient({ url: `http://127.0.0.1:${await closedPort()}`, ...options });
+  const [deadPort, deadTooPort] = await closedPorts(2);
+  dead = new ShardClient({ url: `http://127.0.0.1:${deadPort}`, ...options });
+  deadToo = new ShardClient({ url: `http://127.0.0.1:${deadTooPort}`, ...options });
 });
 
 afterAll(async () => {

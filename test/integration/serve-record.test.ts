@@ -11,9 +11,12 @@ import { openRecording } from '../../src/recording/recording-reader.js';
 import type { RecordedExchange } from '../../src/recording/recording-types.js';
 import { CLI, ROOT, ensureBuilt, startServe, tokenFor, type ServeProcess } from './serve-process.js';
 import { readRecordingFile } from '../support/read-recording.js';
+import { waitFor } from './strata-reads.js';
 
 /** Exit code of a usage error. */
 const EXIT_USAGE = 2;
+/** How long a request sent to the server may take to show as in flight on /metrics (a loaded machine included). */
+const IN_FLIGHT_WAIT_MS = 10_000;
 
 describe('strata serve --record', () => {
   let dir: string;
@@ -225,7 +228,16 @@ describe('strata serve --record', () => {
     stalled.on('error', () => undefined);
     stalled.write('[{"metric');
     stalled.flushHeaders();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // SIGTERM only once the server has admitted the upload (it then waits for its body): before, the shutdown would be clean.
+    let scraped = '';
+    await waitFor(
+      async () => {
+        scraped = await (await fetch(`${server.url}/metrics`)).text();
+        return /^strata_admission_in_flight_requests\{work="ingest"\} 1$/m.test(scraped) ? true : undefined;
+      },
+      IN_FLIGHT_WAIT_MS,
+      () => `the stalled upload never showed as in flight; /metrics said:\n${scraped.split('\n').filter((line) => line.includes('in_flight')).join('\n')}`,
+    );
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(1);
     stalled.destroy();
