@@ -8,6 +8,17 @@ import type { Deliverer } from '../../../src/monitoring/delivery/deliverer.js';
 import { openFixture, SECRET_PATH, TOKEN, type Fixture } from './delivery-fixture.js';
 import { eventually, startReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
+/**
+ * The attempt timeout of a test whose receiver holds one request open ('hang') while later attempts
+ * must succeed: the timeout applies to every attempt, so it leaves a fresh HTTP exchange on a loaded
+ * machine seconds, not milliseconds.
+ */
+const HUNG_ATTEMPT_TIMEOUT_MS = 2_000;
+/** How long a test waits for what takes one timed-out attempt and a retry. */
+const AFTER_TIMEOUT_WAIT_MS = 15_000;
+/** A bound that proves stop(50) did not wait for the attempt (it would wait DELIVERY_STOP_WAIT_MS_MAX, 10 s), with seconds of slack. */
+const STOP_BOUND_MS = 5_000;
+
 const SPEC_TOP = ['alarm', 'check', 'details', 'entity', 'event_id', 'log_entry_id', 'tenant_id'];
 const SPEC_DETAILS = ['collector_address_v4', 'collector_address_v6', 'metrics', 'observations', 'state', 'status', 'target', 'timestamp', 'txn_id'];
 
@@ -114,15 +125,16 @@ describe('Deliverer', () => {
   });
 
   it('a slow receiver times out (retryable) and the next attempt delivers', async () => {
+    // The receiver never answers the first request, so only the timeout ends that attempt.
     receiver.script('hang', 200);
     const id = fx.enqueue();
-    start(fx.deliverer({ attemptTimeoutMs: 100 }));
-    await eventually('delivered', () => status(id).item.status === 'delivered');
+    start(fx.deliverer({ attemptTimeoutMs: HUNG_ATTEMPT_TIMEOUT_MS }));
+    await eventually('delivered', () => status(id).item.status === 'delivered', AFTER_TIMEOUT_WAIT_MS);
     expect(status(id).attempts.map((a) => [a.outcome, a.detail])).toEqual([
       ['failed', 'webhook request timed out'],
       ['delivered', 'webhook answered 200'],
     ]);
-    expect(status(id).attempts[0]?.durationMs).toBeGreaterThanOrEqual(90);
+    expect(status(id).attempts[0]?.durationMs).toBeGreaterThanOrEqual(HUNG_ATTEMPT_TIMEOUT_MS - 10);
   });
 
   it('runs at most `concurrency` attempts at once and reports stats', async () => {
@@ -166,7 +178,7 @@ describe('Deliverer', () => {
     await eventually('attempt claimed', () => fx.outbox.store.nextDueMs() === undefined && deliverer.stats().pending === 1);
     const started = performance.now();
     await deliverer.stop(50);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(STOP_BOUND_MS);
     expect(aborted).toBe(1);
     expect(status(id).item).toMatchObject({ status: 'pending', attempts: 0 });
     expect(status(id).attempts).toEqual([]);
@@ -204,7 +216,8 @@ describe('Deliverer', () => {
   it('a crash during an attempt: the claimed row is due again at the next start (at least once)', async () => {
     receiver.script('hang', 200);
     const id = fx.enqueue();
-    const crashed = start(fx.deliverer({ attemptTimeoutMs: 200 }));
+    // A timeout far beyond the test: the dead process's attempt must not end (and be recorded) before the "crash".
+    const crashed = start(fx.deliverer({ attemptTimeoutMs: 30_000 }));
     await eventually('request in flight', () => receiver.requests.length === 1);
     // The process dies mid-attempt: the file keeps the row claimed, nothing recorded.
     fx.monitoring.close();
@@ -215,6 +228,7 @@ describe('Deliverer', () => {
     await eventually('delivered after the crash', () => status(id).item.status === 'delivered');
     expect(receiver.requests).toHaveLength(2);
     expect(fx.logger.lines.some((l) => l.msg.includes('due again') && l.obj['released'] === 1)).toBe(true);
-    await crashed.stop();
+    // Ends the dead process's hung attempt at once instead of waiting for its timeout.
+    await crashed.stop(50);
   });
 });

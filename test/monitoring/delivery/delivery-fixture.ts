@@ -10,6 +10,9 @@ import { createWebhookChannel } from '../../../src/monitoring/delivery/webhook-c
 import { openMonitoring, type MonitoringService } from '../../../src/monitoring/monitoring-service.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
 
+/** Each attempt's timeout unless a test sets its own: long enough that a loopback exchange on a loaded machine never times out by accident. */
+const FIXTURE_ATTEMPT_TIMEOUT_MS = 10_000;
+
 /** The account's webhook token in these tests. */
 export const TOKEN = 'tok-secret-123';
 /** A secret part of the webhook URL: it must never reach a log line. */
@@ -87,7 +90,7 @@ export function openFixture(dir: string, receiver: WebhookReceiver, created?: { 
         outbox,
         clock: systemClock,
         logger,
-        config: resolveDeliveryConfig({ retryBaseMs: 10, retryMaxMs: 40, attemptsMax: 4, attemptTimeoutMs: 1000, ...config }),
+        config: resolveDeliveryConfig({ retryBaseMs: 10, retryMaxMs: 40, attemptsMax: 4, attemptTimeoutMs: FIXTURE_ATTEMPT_TIMEOUT_MS, ...config }),
         channels: channels ?? new Map([['webhook', createWebhookChannel('RAX')]]),
         notification: (tenant, id) => lookup(monitoring, tenant, id),
         account: () => ({ technicalContacts: [], webhookToken: TOKEN }),

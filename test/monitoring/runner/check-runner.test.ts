@@ -12,6 +12,9 @@ import { CheckRunner } from '../../../src/monitoring/runner/check-runner.js';
 import { CHECK_PROBE_GRACE_MS } from '../../../src/monitoring/monitoring-limits.js';
 import { collectingLogger, httpCheckBody, monitoringWithEntity, startTarget, type LoopbackTarget } from './runner-fixtures.js';
 
+/** Generous slack over a timeout that still proves a run did not hang. */
+const HANG_SLACK_MS = 5_000;
+
 let target: LoopbackTarget;
 let monitoring: MonitoringService;
 let entity: StoredDoc<EntityDoc>;
@@ -116,7 +119,9 @@ describe('CheckRunner.runZone', () => {
     expect(run.outcome).toBe('unavailable');
     expect(run.result).toMatchObject({ available: false, status: 'timed out after 50 ms', metrics: {} });
     expect(tookMs).toBeGreaterThanOrEqual(50 + CHECK_PROBE_GRACE_MS - 5);
-    expect(tookMs).toBeLessThan(50 + CHECK_PROBE_GRACE_MS + 1_000);
+    // The runner's own status above proves it gave up (the probe never settles); this generous
+    // bound only proves it did not hang, as timers run late on a loaded machine.
+    expect(tookMs).toBeLessThan(50 + CHECK_PROBE_GRACE_MS + HANG_SLACK_MS);
   });
 
   it('turns a throwing probe into an unavailable result and logs the bug without its message', async () => {
