@@ -2,9 +2,9 @@
 import { OtlpMapper } from './otlp-mapping.js';
 import { decodeOtlpJson } from './otlp-json.js';
 import { decodeOtlpProtobuf } from './otlp-protobuf.js';
-import { OtlpSeriesCache } from './otlp-series.js';
+import { OtlpSeriesCache, type OtlpSeriesCacheOptions } from './otlp-series.js';
 import type { ProtocolBatch } from './protocol-batch.js';
-import type { SeriesCacheOptions, SeriesCacheStats } from './series-cache.js';
+import type { SeriesCacheStats } from './series-cache.js';
 
 /** The two OTLP/HTTP body encodings: binary protobuf (application/x-protobuf) and OTLP/JSON (application/json). */
 export type OtlpEncoding = 'protobuf' | 'json';
@@ -19,8 +19,8 @@ export type OtlpEncoding = 'protobuf' | 'json';
 export class OtlpDecoder {
   private readonly series: OtlpSeriesCache;
 
-  /** `cache` shrinks the series cache or replaces its hash (tests); the protocol limits by default. */
-  constructor(cache: SeriesCacheOptions = {}) {
+  /** `cache` shrinks the series cache or replaces its hashes, of bytes and of OTLP/JSON text (tests); the protocol limits by default. */
+  constructor(cache: OtlpSeriesCacheOptions = {}) {
     this.series = new OtlpSeriesCache(cache);
   }
 

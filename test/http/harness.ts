@@ -104,6 +104,15 @@ export interface CallResult {
   readonly json: any;
 }
 
+/**
+ * `body` as fetch's type takes it under the DOM lib too (tsconfig.test-console.json checks this file through the console
+ * tests): views of an ArrayBuffer only. A view of one is re-viewed as such, without a copy; a view of shared memory is copied.
+ */
+function fetchBody(body: Uint8Array | string): Uint8Array<ArrayBuffer> | string {
+  if (typeof body === 'string') return body;
+  return body.buffer instanceof ArrayBuffer ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength) : new Uint8Array(body);
+}
+
 /** One HTTP request to the harness server. */
 export async function call(harness: { url: string }, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
@@ -114,7 +123,7 @@ export async function call(harness: { url: string }, method: string, path: strin
     headers['content-type'] ??= 'application/json';
   }
   if (options.type !== undefined) headers['content-type'] = options.type;
-  const response = await fetch(`${harness.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(`${harness.url}${path}`, { method, headers, ...(body !== undefined ? { body: fetchBody(body) } : {}) });
   const text = await response.text();
   let json: unknown;
   try {

@@ -8,7 +8,7 @@ export function base(tenant: string): string {
 }
 
 /** POSTs a create and returns the new id, checking 201, the empty body and that Location and X-Object-ID agree. */
-export async function create(h: Harness, token: string, path: string, json: unknown): Promise<string> {
+export async function create(h: Pick<Harness, 'url'>, token: string, path: string, json: unknown): Promise<string> {
   const res = await call(h, 'POST', path, { token, json });
   expect(res.status, `${path}: ${res.text}`).toBe(201);
   expect(res.text).toBe('');

@@ -24,6 +24,7 @@ function engineOf(series: readonly string[], scanNamesMax: number): Store {
     plan: unused,
     flush: unused,
     stats: unused,
+    timestampBounds: unused,
     close: unused,
   };
 }

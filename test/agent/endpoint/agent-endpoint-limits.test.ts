@@ -1,10 +1,10 @@
 // Checks the agent endpoint's unauthenticated limits over real sockets on 127.0.0.x: the pending pool per remote address, one hello deadline from TCP accept, the update downloads' own pool, and failed TLS handshakes counted and logged only as a summary.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTcp, type Socket, type TcpSocketConnectOpts } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { connect, type TLSSocket } from 'node:tls';
+import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_PENDING_HANDSHAKES_PER_ADDRESS_MAX, AGENT_TLS_HANDSHAKE_TIMEOUT_MS } from '../../../src/agent/agent-limits.js';
 import { AGENT_CERT_HOSTS_DEFAULT, loadAgentTls, type AgentTlsMaterial } from '../../../src/agent/endpoint/agent-ca.js';
@@ -67,7 +67,9 @@ function silentSocket(port: number, localAddress: string, onClose: () => void): 
 
 /** A TLS connection from `localAddress` that starts an update download and never finishes its request head. */
 async function startedDownload(port: number, localAddress: string): Promise<TLSSocket> {
-  const socket = connect({ host: '127.0.0.1', port, localAddress, ca: tls.rootCert, rejectUnauthorized: true });
+  // tls.connect passes socket.connect options (localAddress) on to its socket; @types/node's ConnectionOptions leaves them out.
+  const options: ConnectionOptions & Pick<TcpSocketConnectOpts, 'localAddress'> = { host: '127.0.0.1', port, localAddress, ca: tls.rootCert, rejectUnauthorized: true };
+  const socket = connect(options);
   socket.on('error', () => undefined);
   sockets.push(socket);
   await new Promise<void>((resolve, reject) => {

@@ -12,7 +12,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { HOUR_MS } from '../../../src/core/time.js';
 import { openFeeds, type Feeds } from '../../../src/feeds/feeds-service.js';
 import type { MonitoringChange } from '../../../src/monitoring/change-feed.js';
-import type { CheckResult } from '../../../src/monitoring/check-result.js';
+import type { CheckResult, ResultMetric } from '../../../src/monitoring/check-result.js';
 import { CHECK_SINK_PENDING_POINTS_MAX, CHECKS_PER_ENTITY_MAX } from '../../../src/monitoring/monitoring-limits.js';
 import { MonitoringRuntime } from '../../../src/monitoring/monitoring-runtime.js';
 import { openMonitoring, type MonitoringService } from '../../../src/monitoring/monitoring-service.js';
@@ -201,7 +201,7 @@ describe('monitoringBackend', () => {
     const checkId = monitoring.entities.createCheck('t1', entityId, { type: 'agent.cpu' });
     const check = backend.checksOf('t1', [entityId])[0]?.check;
     if (check === undefined) throw new Error('the agent check is not listed');
-    const metrics: CheckResult['metrics'] = {};
+    const metrics: Record<string, ResultMetric> = {};
     for (let i = 0; i < 1_000; i++) metrics[`m${i}`] = { type: 'n', data: i, unit: 'unknown' };
     const result = (n: number): CheckResult => ({ monitoringZoneId: 'mzdfw', timestampMs: START_MS + n, available: true, status: 'ok', metrics });
     // One engine write is in flight at a time: results taken meanwhile wait in the queue until it is full.

@@ -9,7 +9,9 @@ import { createBundleVerifier, generateUpdateKeys, publicKeyOf, signBundle, veri
 import { StrataError } from '../../../src/core/errors.js';
 import { ensureProgram } from '../../support/debian-program.js';
 
-const pem = { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } } as const;
+// Named, not spread: with `...pem` TypeScript picks generateKeyPairSync's KeyObject overload, though PEM strings come back.
+const privateKeyEncoding = { type: 'pkcs8', format: 'pem' } as const;
+const publicKeyEncoding = { type: 'spki', format: 'pem' } as const;
 const bundle = Buffer.from('#!/bin/sh\necho strata agent bundle 1.2.3\n'.repeat(500));
 
 /** The details.reason of the AGENT_UPDATE_SIGNATURE_INVALID `action` throws (fails the test if it throws anything else or nothing). */
@@ -31,7 +33,7 @@ const ed = generateUpdateKeys();
 beforeAll(() => {
   ensureProgram('openssl', 'openssl');
   dir = mkdtempSync(join(tmpdir(), 'strata-bundle-sig-'));
-  rsa = generateKeyPairSync('rsa', { modulusLength: 2048, ...pem });
+  rsa = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding, publicKeyEncoding });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -92,7 +94,7 @@ describe('refusals (AGENT_UPDATE_SIGNATURE_INVALID)', () => {
   it('refuses a signature by another key of the same type', () => {
     const other = generateUpdateKeys();
     expect(refusal(() => verifyBundle(bundle, signBundle(bundle, other.privateKeyPem), ed.publicKeyPem))).toBe('signature_mismatch');
-    const otherRsa = generateKeyPairSync('rsa', { modulusLength: 2048, ...pem });
+    const otherRsa = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding, publicKeyEncoding });
     expect(refusal(() => verifyBundle(bundle, signBundle(bundle, otherRsa.privateKey), rsa.publicKey))).toBe('signature_mismatch');
   });
 
@@ -102,11 +104,11 @@ describe('refusals (AGENT_UPDATE_SIGNATURE_INVALID)', () => {
   });
 
   it('refuses keys of types updates do not take, small RSA keys, and text that is no key', () => {
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', ...pem });
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding, publicKeyEncoding });
     expect(refusal(() => verifyBundle(bundle, Buffer.alloc(64), ec.publicKey))).toBe('key_type');
-    const x25519 = generateKeyPairSync('x25519', pem);
+    const x25519 = generateKeyPairSync('x25519', { privateKeyEncoding, publicKeyEncoding });
     expect(refusal(() => verifyBundle(bundle, Buffer.alloc(64), x25519.publicKey))).toBe('key_type');
-    const small = generateKeyPairSync('rsa', { modulusLength: 1024, ...pem });
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding, publicKeyEncoding });
     expect(refusal(() => verifyBundle(bundle, signBundle(bundle, rsa.privateKey), small.publicKey))).toBe('key_too_small');
     expect(refusal(() => verifyBundle(bundle, Buffer.alloc(64), 'not a key'))).toBe('key_invalid');
     expect(refusal(() => verifyBundle(bundle, Buffer.alloc(64), ''))).toBe('key_invalid');
@@ -123,7 +125,7 @@ describe('refusals (AGENT_UPDATE_SIGNATURE_INVALID)', () => {
   });
 
   it('refuses to sign with a key that is not an Ed25519 or RSA private key (CONFIG_INVALID)', () => {
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', ...pem });
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding, publicKeyEncoding });
     expect(() => signBundle(bundle, ec.privateKey)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
     expect(() => signBundle(bundle, ed.publicKeyPem)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
     expect(() => signBundle(bundle, 'garbage')).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));

@@ -96,7 +96,8 @@ describe('webhook channel', () => {
   });
 
   it('a missing or non-http url is dead at once, without a request', async () => {
-    for (const details of [{}, { url: 'ftp://example.com/x' }, { url: 'not a url' }]) {
+    const detailSets: Record<string, string>[] = [{}, { url: 'ftp://example.com/x' }, { url: 'not a url' }];
+    for (const details of detailSets) {
       const outcome = await channel.deliver(sampleJob('webhook', { details }), signal());
       expect(outcome).toEqual({ ok: false, retryable: false, error: 'the notification has no http or https url' });
     }

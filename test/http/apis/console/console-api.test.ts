@@ -53,7 +53,8 @@ describe('the web console (in process)', () => {
 
   it('serves index.html at / without a token, revalidated on every load, with the security headers', async () => {
     expect(CONSOLE_CSP).toContain("frame-ancestors 'none'");
-    for (const headers of [{}, { 'x-auth-token': 'not-a-token' }, { accept: BROWSER_ACCEPT }, { accept: 'application/json' }]) {
+    const headerSets: Record<string, string>[] = [{}, { 'x-auth-token': 'not-a-token' }, { accept: BROWSER_ACCEPT }, { accept: 'application/json' }];
+    for (const headers of headerSets) {
       const res = await inject(h, 'GET', '/', { headers });
       expect(res.status, JSON.stringify(headers)).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -37,6 +37,7 @@ function slowPages(store: Store): Store {
     },
     flush: () => store.flush(),
     stats: () => store.stats(),
+    timestampBounds: () => store.timestampBounds(),
     close: () => store.close(),
   };
 }
