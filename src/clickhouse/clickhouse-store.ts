@@ -25,6 +25,7 @@ import { ShardHealth } from './shard-health.js';
 import { ShardSet } from './shard-set.js';
 import { sqlString } from './sql-text.js';
 import { WriteVersions } from './write-versions.js';
+import { onEveryShard } from './shard-fanout.js';
 
 interface UnitRow {
   readonly unit: string;
@@ -73,7 +74,7 @@ export class ClickHouseStore implements Store {
       let watermark = await shards.finalizedThrough();
       if (watermark === 0) {
         // A new database: nothing before its oldest raw day (or the days closed now) needs finalizing.
-        const days = (await Promise.all(shards.shards.map((s) => rawDaysOn(s, cfg.database)))).flat();
+        const days = (await onEveryShard(shards.shards, (s) => rawDaysOn(s, cfg.database))).flat();
         watermark = days.length === 0 ? closedDaysEnd(cfg.clock.now(), cfg.retention) : Math.min(...days) * RAW_PARTITION_WIDTH_MS;
       }
       return new ClickHouseStore(cfg, shards, versions, new DayFinalizer(shards, cfg.database, versions, watermark));
@@ -142,14 +143,12 @@ export class ClickHouseStore implements Store {
     this.inFlight.set(write, minOf(columns.timestampsMs, columns.length));
     try {
       await this.guard(
-        Promise.all(
-          this.shards.shards.map(async (shard, i) => {
-            const seriesBody = seriesRows[i] as Buffer;
-            const pointsBody = points[i] as Buffer;
-            if (seriesBody.length > 0) await shard.insertRowBinary(SERIES_LOCAL, seriesBody);
-            if (pointsBody.length > 0) await shard.insertRowBinary(POINTS_LOCAL, pointsBody);
-          }),
-        ),
+        onEveryShard(this.shards.shards, async (shard, i) => {
+          const seriesBody = seriesRows[i] as Buffer;
+          const pointsBody = points[i] as Buffer;
+          if (seriesBody.length > 0) await shard.insertRowBinary(SERIES_LOCAL, seriesBody);
+          if (pointsBody.length > 0) await shard.insertRowBinary(POINTS_LOCAL, pointsBody);
+        }),
         nowMs,
       );
     } finally {
@@ -269,7 +268,7 @@ export class ClickHouseStore implements Store {
   private async sweep(): Promise<void> {
     const nowMs = this.cfg.clock.now();
     const rules = sweepRules(nowMs, this.cfg.retention, this.finalizer.finalizedThroughMs);
-    await Promise.all(this.shards.shards.map((shard) => sweepShard(shard, this.cfg.database, rules, this.cfg.logger)));
+    await onEveryShard(this.shards.shards, (shard) => sweepShard(shard, this.cfg.database, rules, this.cfg.logger));
     this.lastSweepMs = nowMs;
   }
 

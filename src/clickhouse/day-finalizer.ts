@@ -11,6 +11,7 @@ import type { ShardClient } from './shard-client.js';
 import type { ShardSet } from './shard-set.js';
 import { sqlString } from './sql-text.js';
 import type { WriteVersions } from './write-versions.js';
+import { onEveryShard } from './shard-fanout.js';
 
 
 /** One RowBinary buffer of rollup rows per rollup resolution, in ROLLUP_RESOLUTIONS order. */
@@ -80,13 +81,13 @@ export class DayFinalizer {
     // Another process may have finalized (and dropped) days meanwhile.
     this.learn(await this.shards.finalizedThrough());
     if (!this.due(closedEnd)) return false;
-    const perShard = await Promise.all(this.shards.shards.map((s) => rawDaysOn(s, this.database)));
+    const perShard = await onEveryShard(this.shards.shards, (s) => rawDaysOn(s, this.database));
     const firstDay = Math.floor(this.watermark / RAW_PARTITION_WIDTH_MS);
     const endDay = closedEnd / RAW_PARTITION_WIDTH_MS;
     const days = [...new Set(perShard.flat())].filter((d) => d >= firstDay && d < endDay).sort((a, b) => a - b);
     const day = days[0];
     const through = day === undefined ? closedEnd : (day + 1) * RAW_PARTITION_WIDTH_MS;
-    if (day !== undefined) await Promise.all(this.shards.shards.map((shard) => this.finalizeOn(shard, day * RAW_PARTITION_WIDTH_MS)));
+    if (day !== undefined) await onEveryShard(this.shards.shards, (shard) => this.finalizeOn(shard, day * RAW_PARTITION_WIDTH_MS));
     await this.shards.recordFinalized(through, this.versions);
     this.learn(through);
     return true;

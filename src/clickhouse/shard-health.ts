@@ -2,6 +2,7 @@
 import { StrataError } from '../core/errors.js';
 import type { HealthReason, StoreHealth } from '../store-types.js';
 import type { ShardClient } from './shard-client.js';
+import { onEveryShard } from './shard-fanout.js';
 
 /** The shards that did not answer their last ping, with when. */
 export class ShardHealth {
@@ -9,7 +10,7 @@ export class ShardHealth {
 
   /** Pings every shard and records which did not answer. */
   async probe(shards: readonly ShardClient[], nowMs: number): Promise<void> {
-    const answers = await Promise.all(shards.map((s) => s.ping()));
+    const answers = await onEveryShard(shards, (s) => s.ping());
     answers.forEach((ok, i) => {
       const url = (shards[i] as ShardClient).url;
       if (ok) this.down.delete(url);

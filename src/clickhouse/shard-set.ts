@@ -18,6 +18,7 @@ import {
 import { ShardClient } from './shard-client.js';
 import { sqlString } from './sql-text.js';
 import type { WriteVersions } from './write-versions.js';
+import { onEveryShard } from './shard-fanout.js';
 
 interface ClusterRow {
   readonly shard_num: number | string;
@@ -43,9 +44,9 @@ export class ShardSet {
   static async open(cfg: ClickHouseConfig, versions: WriteVersions): Promise<ShardSet> {
     const set = new ShardSet(cfg);
     try {
-      await Promise.all(set.shards.map((shard, index) => set.migrate(shard, index, versions)));
+      await onEveryShard(set.shards, (shard, index) => set.migrate(shard, index, versions));
       await set.checkClusterOrder();
-      await Promise.all(set.shards.map((shard, index) => set.claimPosition(shard, index, versions)));
+      await onEveryShard(set.shards, (shard, index) => set.claimPosition(shard, index, versions));
       return set;
     } catch (error) {
       await set.close();
@@ -180,7 +181,7 @@ export class ShardSet {
 
   /** Every day before the returned time is finalized on every shard (the lowest watermark of all). */
   async finalizedThrough(): Promise<number> {
-    const marks = await Promise.all(this.shards.map((shard) => this.finalizedOn(shard)));
+    const marks = await onEveryShard(this.shards, (shard) => this.finalizedOn(shard));
     return Math.min(...marks);
   }
 
@@ -193,11 +194,11 @@ export class ShardSet {
   /** Records on every shard that every day before `throughMs` is finalized. */
   async recordFinalized(throughMs: number, versions: WriteVersions): Promise<void> {
     const version = versions.next();
-    await Promise.all(this.shards.map((shard) => shard.command(`INSERT INTO ${STATE_LOCAL} VALUES (${sqlString(STATE_FINALIZED_THROUGH)}, ${throughMs}, ${version})`)));
+    await onEveryShard(this.shards, (shard) => shard.command(`INSERT INTO ${STATE_LOCAL} VALUES (${sqlString(STATE_FINALIZED_THROUGH)}, ${throughMs}, ${version})`));
   }
 
   /** Closes every client. */
   async close(): Promise<void> {
-    await Promise.all(this.shards.map((shard) => shard.close()));
+    await onEveryShard(this.shards, (shard) => shard.close());
   }
 }
