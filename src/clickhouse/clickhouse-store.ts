@@ -21,11 +21,11 @@ import { SeriesCache } from './series-cache.js';
 import { seriesIdOf } from './series-id.js';
 import { readBuckets, readSamples, type SeriesLocation } from './series-reads.js';
 import type { ShardClient } from './shard-client.js';
+import { onEveryShard } from './shard-fanout.js';
 import { ShardHealth } from './shard-health.js';
 import { ShardSet } from './shard-set.js';
 import { sqlString } from './sql-text.js';
 import { WriteVersions } from './write-versions.js';
-import { onEveryShard } from './shard-fanout.js';
 
 interface UnitRow {
   readonly unit: string;

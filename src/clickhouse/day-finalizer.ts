@@ -8,10 +8,10 @@ import { RowBinaryWriter } from './row-binary.js';
 import { concatSamples, decodeSeriesSamples, encodeBuckets, SERIES_SAMPLE_COLUMNS, type SeriesSamples } from './row-codecs.js';
 import { POINTS_LOCAL, RAW_PARTITION_WIDTH_MS, rollupLocalTable } from './schema.js';
 import type { ShardClient } from './shard-client.js';
+import { onEveryShard } from './shard-fanout.js';
 import type { ShardSet } from './shard-set.js';
 import { sqlString } from './sql-text.js';
 import type { WriteVersions } from './write-versions.js';
-import { onEveryShard } from './shard-fanout.js';
 
 
 /** One RowBinary buffer of rollup rows per rollup resolution, in ROLLUP_RESOLUTIONS order. */

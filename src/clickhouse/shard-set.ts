@@ -16,9 +16,9 @@ import {
   STATE_SHARD_INDEX,
 } from './schema.js';
 import { ShardClient } from './shard-client.js';
+import { onEveryShard } from './shard-fanout.js';
 import { sqlString } from './sql-text.js';
 import type { WriteVersions } from './write-versions.js';
-import { onEveryShard } from './shard-fanout.js';
 
 interface ClusterRow {
   readonly shard_num: number | string;

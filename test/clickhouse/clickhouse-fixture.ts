@@ -1,6 +1,5 @@
-// Owns the ClickHouse tests' shared helpers: a per-test registry of fresh databases and their stores on the run's cluster, the StrataError a function throws, and a loopback port nothing listens on.
+// Owns the ClickHouse tests' shared helpers: a per-test registry of fresh databases and their stores on the run's cluster, the StrataError a function throws; it passes on the tests' closed loopback port.
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterEach, expect, inject } from 'vitest';
 import { StrataError } from '../../src/core/errors.js';
 import type { Store } from '../../src/store-types.js';
@@ -53,11 +52,4 @@ export function thrownStrataError(run: () => unknown): StrataError {
   return error as StrataError;
 }
 
-/** A loopback port nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address !== null ? address.port : 1;
-}
+export { closedPort } from '../support/closed-ports.js';

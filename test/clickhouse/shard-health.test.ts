@@ -1,23 +1,9 @@
 // Tests ShardHealth: health() is ok until a shard fails a request or a ping, names each shard down since when it was first found down, and clears a shard once its ping answers.
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ShardClient } from '../../src/clickhouse/shard-client.js';
 import { ShardHealth } from '../../src/clickhouse/shard-health.js';
 import { StrataError } from '../../src/core/errors.js';
-
-/**
- * `count` distinct loopback ports nothing listens on: all are bound at once (so the kernel cannot hand
- * out one twice, as two closedPort() calls in a row may), then released.
- */
-async function closedPorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer());
-  try {
-    await Promise.all(servers.map((server) => new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve))));
-    return servers.map((server) => (server.address() as AddressInfo).port);
-  } finally {
-    await Promise.all(servers.map((server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()))));
-  }
-}
+import { closedPorts } from '../support/closed-ports.js';
 
 const unavailable = (shard: unknown) => new StrataError('STORE_SHARD_UNAVAILABLE', 'no answer', { shard });
 

@@ -73,9 +73,4 @@ export async function startServer(handler: Handler, host = '127.0.0.1'): Promise
   };
 }
 
-/** A port on 127.0.0.1 nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = await startServer(() => undefined);
-  await server.close();
-  return server.port;
-}
+export { closedPort } from '../../support/closed-ports.js';

@@ -67,12 +67,7 @@ export async function startTcpServer(onConnection: (socket: Socket, index: numbe
   };
 }
 
-/** A port on 127.0.0.1 nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = await startTcpServer(() => undefined);
-  await server.close();
-  return server.port;
-}
+export { closedPort } from '../../support/closed-ports.js';
 
 /** A self-signed key and certificate for `localhost`, made by the openssl program. */
 export function selfSignedCertificate(): { key: string; cert: string } {
